@@ -1,0 +1,210 @@
+//! Axis view transforms on layouts: permute, flip, broadcast, squeeze, unsqueeze.
+
+use super::dim::{DimVec, StrideVec};
+use super::{Dimension, IxDyn, Layout};
+use crate::error::{Error, Result, fmt_shape};
+
+/// Turns a possibly negative axis into an index in `0..ndim`; `Err` (NumPy's message)
+/// if out of range.
+///
+/// ```
+/// use ferrotensor::layout::transform::normalize_axis;
+/// assert_eq!(normalize_axis(-1, 3, "sum").unwrap(), 2);
+/// assert!(normalize_axis(3, 3, "sum").is_err());
+/// ```
+pub fn normalize_axis(axis: isize, ndim: usize, op: &'static str) -> Result<usize> {
+    let n = ndim as isize;
+    if axis < -n || axis >= n {
+        return Err(Error::axis(
+            op,
+            format!("axis {axis} is out of bounds for array of dimension {ndim}"),
+        ));
+    }
+    Ok(if axis < 0 { (axis + n) as usize } else { axis as usize })
+}
+
+/// Normalises a list of axes, rejecting duplicates and out-of-range values.
+///
+/// ```
+/// use ferrotensor::layout::transform::normalize_axes;
+/// assert_eq!(normalize_axes(&[-1, 0], 3, "sum").unwrap(), vec![2, 0]);
+/// assert!(normalize_axes(&[0, -3], 3, "sum").is_err());
+/// ```
+pub fn normalize_axes(axes: &[isize], ndim: usize, op: &'static str) -> Result<Vec<usize>> {
+    let mut seen = vec![false; ndim];
+    let mut out = Vec::with_capacity(axes.len());
+    for &a in axes {
+        let k = normalize_axis(a, ndim, op)?;
+        if seen[k] {
+            return Err(Error::axis(op, format!("repeated axis {a} in {axes:?}")));
+        }
+        seen[k] = true;
+        out.push(k);
+    }
+    Ok(out)
+}
+
+/// The layout with axes reordered: new axis `i` is old axis `axes[i]`.
+///
+/// ```
+/// use ferrotensor::layout::{Layout, transform::permute_layout};
+/// let l = Layout::new([2usize, 3, 4], [12isize, 4, 1], 0);
+/// let p = permute_layout(&l, &[2, 0, 1]).unwrap();
+/// assert_eq!((p.shape(), p.strides()), (&[4usize, 2, 3][..], &[1isize, 12, 4][..]));
+/// assert!(permute_layout(&l, &[0, 0, 1]).is_err());
+/// ```
+pub fn permute_layout<D: Dimension>(layout: &Layout<D>, axes: &[isize]) -> Result<Layout<D>> {
+    let nd = layout.ndim();
+    if axes.len() != nd {
+        return Err(Error::axis(
+            "permute",
+            format!(
+                "axes {:?} don't match array of shape {}",
+                axes,
+                fmt_shape(layout.shape())
+            ),
+        ));
+    }
+    let axes = normalize_axes(axes, nd, "permute")?;
+    let mut out = layout.clone();
+    for (i, &a) in axes.iter().enumerate() {
+        out.shape.slice_mut()[i] = layout.shape()[a];
+        out.strides.as_mut()[i] = layout.strides()[a];
+    }
+    Ok(out)
+}
+
+/// The layout with all axes reversed (transpose).
+///
+/// ```
+/// use ferrotensor::layout::{Layout, transform::reversed_layout};
+/// let t = reversed_layout(&Layout::new([2usize, 3], [3isize, 1], 0));
+/// assert_eq!(t.strides(), &[1, 3]);
+/// ```
+pub fn reversed_layout<D: Dimension>(layout: &Layout<D>) -> Layout<D> {
+    let mut out = layout.clone();
+    out.shape.slice_mut().reverse();
+    out.strides.as_mut().reverse();
+    out
+}
+
+/// The layout with one axis reversed (negative stride).
+///
+/// ```
+/// use ferrotensor::layout::{Layout, transform::flip_layout};
+/// let f = flip_layout(&Layout::new([4usize], [1isize], 0), 0).unwrap();
+/// assert_eq!((f.strides()[0], f.offset()), (-1, 3));
+/// ```
+pub fn flip_layout<D: Dimension>(layout: &Layout<D>, axis: isize) -> Result<Layout<D>> {
+    let ax = normalize_axis(axis, layout.ndim(), "flip")?;
+    let mut out = layout.clone();
+    let (d, s) = (layout.shape()[ax], layout.strides()[ax]);
+    if d > 0 {
+        out.offset = (layout.offset as isize + (d as isize - 1) * s) as usize;
+    }
+    out.strides.as_mut()[ax] = -s;
+    Ok(out)
+}
+
+/// NumPy broadcasting of two shapes.
+///
+/// ```
+/// use ferrotensor::layout::transform::broadcast_shapes;
+/// assert_eq!(broadcast_shapes(&[8, 1, 6, 1], &[7, 1, 5], "add").unwrap().as_slice(), &[8, 7, 6, 5]);
+/// assert_eq!(broadcast_shapes(&[], &[0], "add").unwrap().as_slice(), &[0]);
+/// assert!(broadcast_shapes(&[2], &[3], "add").is_err());
+/// ```
+pub fn broadcast_shapes(a: &[usize], b: &[usize], op: &'static str) -> Result<DimVec> {
+    let n = a.len().max(b.len());
+    let mut out = DimVec::from_elem(1, n);
+    for i in 0..n {
+        let x = if i + a.len() >= n { a[i + a.len() - n] } else { 1 };
+        let y = if i + b.len() >= n { b[i + b.len() - n] } else { 1 };
+        out[i] = if x == y || y == 1 {
+            x
+        } else if x == 1 {
+            y
+        } else {
+            return Err(Error::shape(
+                op,
+                format!(
+                    "operands could not be broadcast together with shapes {} {}",
+                    fmt_shape(a),
+                    fmt_shape(b)
+                ),
+            ));
+        };
+    }
+    Ok(out)
+}
+
+/// The layout broadcast to `shape` (stride 0 on stretched and new axes); `Err` if the
+/// shapes are incompatible.
+///
+/// ```
+/// use ferrotensor::layout::{Layout, transform::broadcast_layout};
+/// let b = broadcast_layout(&Layout::new([3usize], [1isize], 0), &[2usize, 3], "broadcast_to").unwrap();
+/// assert_eq!(b.strides(), &[0, 1]);
+/// ```
+pub fn broadcast_layout<D: Dimension>(layout: &Layout<D>, shape: &[usize], op: &'static str) -> Result<Layout<IxDyn>> {
+    let (old, n) = (layout.shape(), shape.len());
+    let err = || {
+        Error::shape(
+            op,
+            format!(
+                "cannot broadcast an array of shape {} to shape {}",
+                fmt_shape(old),
+                fmt_shape(shape)
+            ),
+        )
+    };
+    if old.len() > n {
+        return Err(err());
+    }
+    let lead = n - old.len();
+    let mut strides = StrideVec::from_elem(0, n);
+    for i in 0..old.len() {
+        if old[i] == shape[lead + i] {
+            strides[lead + i] = if old[i] == 1 { 0 } else { layout.strides()[i] };
+        } else if old[i] == 1 {
+            strides[lead + i] = 0;
+        } else {
+            return Err(err());
+        }
+    }
+    Ok(Layout::new(IxDyn::from(shape), strides, layout.offset))
+}
+
+/// The layout without its length-1 axes.
+///
+/// ```
+/// use ferrotensor::layout::{Layout, transform::squeeze_layout};
+/// let s = squeeze_layout(&Layout::new([1usize, 3, 1], [3isize, 1, 1], 0));
+/// assert_eq!(s.shape(), &[3]);
+/// ```
+pub fn squeeze_layout<D: Dimension>(layout: &Layout<D>) -> Layout<IxDyn> {
+    let (shape, strides): (DimVec, StrideVec) = layout
+        .shape()
+        .iter()
+        .zip(layout.strides())
+        .filter(|&(&d, _)| d != 1)
+        .map(|(&d, &s)| (d, s))
+        .unzip();
+    Layout::new(IxDyn(shape), strides, layout.offset)
+}
+
+/// The layout with a new length-1 axis at `axis` (in `-(ndim+1)..=ndim`).
+///
+/// ```
+/// use ferrotensor::layout::{Layout, transform::unsqueeze_layout};
+/// let u = unsqueeze_layout(&Layout::new([3usize], [1isize], 0), -1).unwrap();
+/// assert_eq!(u.shape(), &[3, 1]);
+/// ```
+pub fn unsqueeze_layout<D: Dimension>(layout: &Layout<D>, axis: isize) -> Result<Layout<IxDyn>> {
+    let ax = normalize_axis(axis, layout.ndim() + 1, "unsqueeze")?;
+    let mut shape = DimVec::from_slice(layout.shape());
+    let mut strides = StrideVec::from_slice(layout.strides());
+    shape.insert(ax, 1);
+    strides.insert(ax, 0);
+    Ok(Layout::new(IxDyn(shape), strides, layout.offset))
+}
