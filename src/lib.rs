@@ -19,6 +19,10 @@
 //! ```
 #![warn(missing_docs)]
 
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 pub mod display;
 pub mod element;
 pub mod error;

@@ -36,6 +36,13 @@ impl<T> Clone for SendPtr<T> {
     }
 }
 impl<T> Copy for SendPtr<T> {}
+impl<T> SendPtr<T> {
+    /// The pointer (a method, so closures capture the whole `Send + Sync` wrapper).
+    #[inline(always)]
+    pub(crate) fn get(self) -> *mut T {
+        self.0
+    }
+}
 // SAFETY: a SendPtr is only dereferenced inside engine kernels, on runs that the
 // plan hands to exactly one thread each.
 unsafe impl<T: Send> Send for SendPtr<T> {}
@@ -44,7 +51,7 @@ unsafe impl<T: Send> Sync for SendPtr<T> {}
 
 /// Runs `f(out, a)` for every element of a shared shape: `out` is written through a
 /// writable buffer (`out_strides` must not make two indices alias), `a` is read.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, dead_code)]
 pub(crate) fn apply2<O: Send, A: Copy + Sync>(
     shape: &[usize],
     out: &mut [O],
@@ -60,11 +67,10 @@ pub(crate) fn apply2<O: Send, A: Copy + Sync>(
     let [so, sa] = plan.inner;
     let optr = SendPtr(out.as_mut_ptr());
     plan.par_for_each_run(PARALLEL_THRESHOLD, |[oo, ao], len| {
-        let optr = optr;
         if so == 1 {
             // SAFETY: the plan's runs lie inside `out` (checked above) and runs handed to
             // different threads are disjoint because `out` has no aliasing strides.
-            let o = unsafe { std::slice::from_raw_parts_mut(optr.0.offset(oo), len) };
+            let o = unsafe { std::slice::from_raw_parts_mut(optr.get().offset(oo), len) };
             if sa == 1 {
                 let src = &a[ao as usize..ao as usize + len];
                 for (x, &y) in o.iter_mut().zip(src) {
@@ -83,7 +89,7 @@ pub(crate) fn apply2<O: Send, A: Copy + Sync>(
         } else {
             for i in 0..len as isize {
                 // SAFETY: as above, for one element of the run.
-                let x = unsafe { &mut *optr.0.offset(oo + i * so) };
+                let x = unsafe { &mut *optr.get().offset(oo + i * so) };
                 f(x, a[(ao + i * sa) as usize]);
             }
         }
@@ -91,7 +97,7 @@ pub(crate) fn apply2<O: Send, A: Copy + Sync>(
 }
 
 /// Runs `f(out, a, b)` for every element of a shared shape (see [`apply2`]).
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, dead_code)]
 pub(crate) fn apply3<O: Send, A: Copy + Sync, B: Copy + Sync>(
     shape: &[usize],
     out: &mut [O],
@@ -107,10 +113,9 @@ pub(crate) fn apply3<O: Send, A: Copy + Sync, B: Copy + Sync>(
     let (abuf, bbuf) = (a.0, b.0);
     let optr = SendPtr(out.as_mut_ptr());
     plan.par_for_each_run(PARALLEL_THRESHOLD, |[oo, ao, bo], len| {
-        let optr = optr;
         if so == 1 {
             // SAFETY: see `apply2`: runs are in bounds and disjoint across threads.
-            let o = unsafe { std::slice::from_raw_parts_mut(optr.0.offset(oo), len) };
+            let o = unsafe { std::slice::from_raw_parts_mut(optr.get().offset(oo), len) };
             let (ao, bo) = (ao as usize, bo as usize);
             match (sa, sb) {
                 (1, 1) => {
@@ -145,7 +150,7 @@ pub(crate) fn apply3<O: Send, A: Copy + Sync, B: Copy + Sync>(
         } else {
             for i in 0..len as isize {
                 // SAFETY: as above, for one element of the run.
-                let r = unsafe { &mut *optr.0.offset(oo + i * so) };
+                let r = unsafe { &mut *optr.get().offset(oo + i * so) };
                 f(r, abuf[(ao + i * sa) as usize], bbuf[(bo + i * sb) as usize]);
             }
         }
@@ -158,7 +163,7 @@ fn check_plan_bounds<const N: usize>(plan: &Plan<N>, lens: [usize; N]) {
     if plan.empty {
         return;
     }
-    for k in 0..N {
+    for (k, &len) in lens.iter().enumerate() {
         let mut lo = plan.base[k] as i128;
         let mut hi = lo;
         let spans = plan
@@ -171,7 +176,7 @@ fn check_plan_bounds<const N: usize>(plan: &Plan<N>, lens: [usize; N]) {
             if span < 0 { lo += span } else { hi += span }
         }
         assert!(
-            lo >= 0 && hi < lens[k] as i128,
+            lo >= 0 && hi < len as i128,
             "engine: operand {k} reaches outside its buffer"
         );
     }
@@ -179,7 +184,7 @@ fn check_plan_bounds<const N: usize>(plan: &Plan<N>, lens: [usize; N]) {
 
 /// Copies the elements a layout names into a new vector in row-major logical order.
 pub(crate) fn gather_c_order<T: crate::Element, D: Dimension>(buf: &[T], layout: &Layout<D>) -> Vec<T> {
-    map_c_order(buf, layout, |x: &T| x.clone())
+    map_c_order(buf, layout, |x: &T| *x)
 }
 
 /// `f` of every element a layout names, into a new row-major vector.
@@ -216,17 +221,16 @@ pub(crate) fn apply_ref<O: Send, A: Sync>(
     let [so, sa] = plan.inner;
     let optr = SendPtr(out.as_mut_ptr());
     plan.par_for_each_run(PARALLEL_THRESHOLD, |[oo, ao], len| {
-        let optr = optr;
         if so == 1 && sa == 1 {
             // SAFETY: see `apply2`.
-            let o = unsafe { std::slice::from_raw_parts_mut(optr.0.offset(oo), len) };
+            let o = unsafe { std::slice::from_raw_parts_mut(optr.get().offset(oo), len) };
             for (x, y) in o.iter_mut().zip(&a[ao as usize..ao as usize + len]) {
                 f(x, y);
             }
         } else {
             for i in 0..len as isize {
                 // SAFETY: see `apply2`, for one element of the run.
-                let x = unsafe { &mut *optr.0.offset(oo + i * so) };
+                let x = unsafe { &mut *optr.get().offset(oo + i * so) };
                 f(x, &a[(ao + i * sa) as usize]);
             }
         }
@@ -246,15 +250,14 @@ pub(crate) fn apply1<O: Send>(
     let [so] = plan.inner;
     let optr = SendPtr(buf.as_mut_ptr());
     plan.par_for_each_run(PARALLEL_THRESHOLD, |[oo], len| {
-        let optr = optr;
         if so == 1 {
             // SAFETY: see `apply2`.
-            let o = unsafe { std::slice::from_raw_parts_mut(optr.0.offset(oo), len) };
+            let o = unsafe { std::slice::from_raw_parts_mut(optr.get().offset(oo), len) };
             o.iter_mut().for_each(&f);
         } else {
             for i in 0..len as isize {
                 // SAFETY: see `apply2`, for one element of the run.
-                f(unsafe { &mut *optr.0.offset(oo + i * so) });
+                f(unsafe { &mut *optr.get().offset(oo + i * so) });
             }
         }
     });

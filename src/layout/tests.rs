@@ -81,7 +81,8 @@ fn rank_conversions_check_the_rank() {
 #[test]
 fn slice_indices_match_python() {
     // (start, stop, step, n) -> python len(range(*slice(start, stop, step).indices(n)))
-    let cases: &[(Option<isize>, Option<isize>, isize, usize, usize, isize)] = &[
+    type Case = (Option<isize>, Option<isize>, isize, usize, usize, isize);
+    let cases: &[Case] = &[
         (Some(8), Some(2), -2, 10, 3, 8),
         (Some(100), None, -1, 10, 10, 9),
         (Some(-100), None, -1, 10, 0, -1),

@@ -12,7 +12,7 @@ use crate::layout::{Dimension, IntoShape, IxDyn, Layout, Order};
 use crate::storage::{CowRepr, Storage, StorageMut, ViewMutRepr, ViewRepr};
 
 impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
-    fn with_layout<D2: Dimension>(self, layout: Layout<D2>) -> TensorView<'a, T, D2> {
+    fn with_layout<D2: Dimension>(&self, layout: Layout<D2>) -> TensorView<'a, T, D2> {
         debug_assert!(layout.check_in_buffer(self.storage.0.len(), "view").is_ok());
         TensorBase {
             storage: ViewRepr(self.storage.0),
@@ -28,7 +28,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert_eq!(a.slice(s![1..;-2]).to_vec(), vec![1]);
     /// assert_eq!(a.slice(s![-100..100]).size(), 10);
     /// ```
-    pub fn slice(self, items: impl AsRef<[SliceItem]>) -> TensorView<'a, T, IxDyn> {
+    pub fn slice(&self, items: impl AsRef<[SliceItem]>) -> TensorView<'a, T, IxDyn> {
         self.try_slice(items).unwrap_or_else(|e| panic!("{e}"))
     }
 
@@ -42,7 +42,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert!(a.try_slice(s![..;0]).is_err());
     /// assert_eq!(a.try_slice(s![Ellipsis, NewAxis]).unwrap().shape(), &[2, 3, 1]);
     /// ```
-    pub fn try_slice(self, items: impl AsRef<[SliceItem]>) -> Result<TensorView<'a, T, IxDyn>> {
+    pub fn try_slice(&self, items: impl AsRef<[SliceItem]>) -> Result<TensorView<'a, T, IxDyn>> {
         let l = slice_layout(&self.layout, items.as_ref())?;
         Ok(self.with_layout(l))
     }
@@ -56,7 +56,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert_eq!(a.permute(&[2, 0, 1]).unwrap().shape(), &[4, 2, 3]);
     /// assert!(a.permute(&[0, 1]).is_err());
     /// ```
-    pub fn permute(self, axes: &[isize]) -> Result<TensorView<'a, T, D>> {
+    pub fn permute(&self, axes: &[isize]) -> Result<TensorView<'a, T, D>> {
         let l = tf::permute_layout(&self.layout, axes)?;
         Ok(self.with_layout(l))
     }
@@ -69,7 +69,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert_eq!(a.t().shape(), &[3, 2]);
     /// assert_eq!(a.t()[[2, 1]], 6);
     /// ```
-    pub fn t(self) -> TensorView<'a, T, D> {
+    pub fn t(&self) -> TensorView<'a, T, D> {
         let l = tf::reversed_layout(&self.layout);
         self.with_layout(l)
     }
@@ -81,7 +81,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// let a = Tensor::<f32, _>::zeros([2, 3, 4]);
     /// assert_eq!(a.swap_axes(0, -1).unwrap().shape(), &[4, 3, 2]);
     /// ```
-    pub fn swap_axes(self, a: isize, b: isize) -> Result<TensorView<'a, T, D>> {
+    pub fn swap_axes(&self, a: isize, b: isize) -> Result<TensorView<'a, T, D>> {
         let nd = self.ndim();
         let (x, y) = (
             tf::normalize_axis(a, nd, "swap_axes")?,
@@ -101,7 +101,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert_eq!(f.to_vec(), vec![3, 2, 1, 0]);
     /// assert_eq!(f.strides(), &[-1]);
     /// ```
-    pub fn flip(self, axis: isize) -> Result<TensorView<'a, T, D>> {
+    pub fn flip(&self, axis: isize) -> Result<TensorView<'a, T, D>> {
         let l = tf::flip_layout(&self.layout, axis)?;
         Ok(self.with_layout(l))
     }
@@ -127,7 +127,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// use ferrotensor::prelude::*;
     /// assert_eq!(Tensor::<f32, _>::zeros([1, 3, 1]).squeeze().shape(), &[3]);
     /// ```
-    pub fn squeeze(self) -> TensorView<'a, T, IxDyn> {
+    pub fn squeeze(&self) -> TensorView<'a, T, IxDyn> {
         let l = tf::squeeze_layout(&self.layout);
         self.with_layout(l)
     }
@@ -138,9 +138,48 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// use ferrotensor::prelude::*;
     /// assert_eq!(Tensor::<f32, _>::zeros([3]).unsqueeze(0).unwrap().shape(), &[1, 3]);
     /// ```
-    pub fn unsqueeze(self, axis: isize) -> Result<TensorView<'a, T, IxDyn>> {
+    pub fn unsqueeze(&self, axis: isize) -> Result<TensorView<'a, T, IxDyn>> {
         let l = tf::unsqueeze_layout(&self.layout, axis)?;
         Ok(self.with_layout(l))
+    }
+
+    /// Reshapes to `shape` reading elements in row-major order: a view of the same
+    /// memory when NumPy would give one, else a copy. `Err` if the sizes differ.
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// let x = Tensor::<i32, _>::arange(24).into_shape([2, 3, 4]).unwrap();
+    /// assert!(x.slice(s![.., .., ..;2]).reshape([12]).unwrap().is_view());
+    /// assert!(!x.t().reshape([12, 2]).unwrap().is_view());
+    /// ```
+    pub fn reshape<Sh: IntoShape>(&self, shape: Sh) -> Result<TensorCow<'a, T, Sh::Dim>> {
+        reshape_impl(self.storage.0, &self.layout, shape.into_dim(), Order::RowMajor)
+    }
+
+    /// Reshapes reading and writing elements in `order` (NumPy's `order='C'/'F'`).
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// let a = Tensor::<i32, _>::arange(6);
+    /// let f = a.view().reshape_order([2, 3], Order::ColMajor).unwrap();
+    /// assert_eq!(f.to_vec(), vec![0, 2, 4, 1, 3, 5]);
+    /// ```
+    pub fn reshape_order<Sh: IntoShape>(&self, shape: Sh, order: Order) -> Result<TensorCow<'a, T, Sh::Dim>> {
+        reshape_impl(self.storage.0, &self.layout, shape.into_dim(), order)
+    }
+
+    /// Reshapes with one length given as `-1` and inferred; `Err` for more than one
+    /// `-1`, other negative lengths, or sizes that don't divide.
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// let a = Tensor::<i32, _>::arange(12);
+    /// assert_eq!(a.view().reshape_infer(&[3, -1]).unwrap().shape(), &[3, 4]);
+    /// assert!(a.view().reshape_infer(&[5, -1]).is_err());
+    /// ```
+    pub fn reshape_infer(&self, shape: &[isize]) -> Result<TensorCow<'a, T, IxDyn>> {
+        let dims = infer_shape(shape, self.size(), self.shape(), "reshape_infer")?;
+        self.reshape(dims)
     }
 }
 
@@ -230,6 +269,36 @@ macro_rules! borrowing_views {
             /// ```
             pub fn unsqueeze(&self, axis: isize) -> Result<TensorView<'_, T, IxDyn>> {
                 self.view().unsqueeze(axis)
+            }
+            /// Reshapes (row-major): a view when possible, else a copy. See [`TensorView::reshape`].
+            ///
+            /// ```
+            /// use ferrotensor::prelude::*;
+            /// let a = Tensor::<i32, _>::arange(6);
+            /// assert_eq!(a.reshape([2, 3]).unwrap().shape(), &[2, 3]);
+            /// ```
+            pub fn reshape<Sh: IntoShape>(&self, shape: Sh) -> Result<TensorCow<'_, T, Sh::Dim>> {
+                reshape_impl(self.storage.buffer(), &self.layout, shape.into_dim(), Order::RowMajor)
+            }
+            /// Reshapes in `order`. See [`TensorView::reshape_order`].
+            ///
+            /// ```
+            /// use ferrotensor::prelude::*;
+            /// let a = Tensor::<i32, _>::arange(6);
+            /// assert_eq!(a.reshape_order([2, 3], Order::ColMajor).unwrap().to_vec(), vec![0, 2, 4, 1, 3, 5]);
+            /// ```
+            pub fn reshape_order<Sh: IntoShape>(&self, shape: Sh, order: Order) -> Result<TensorCow<'_, T, Sh::Dim>> {
+                reshape_impl(self.storage.buffer(), &self.layout, shape.into_dim(), order)
+            }
+            /// Reshapes with one inferred `-1` length. See [`TensorView::reshape_infer`].
+            ///
+            /// ```
+            /// use ferrotensor::prelude::*;
+            /// assert_eq!(Tensor::<i32, _>::arange(6).reshape_infer(&[-1, 2]).unwrap().shape(), &[3, 2]);
+            /// ```
+            pub fn reshape_infer(&self, shape: &[isize]) -> Result<TensorCow<'_, T, IxDyn>> {
+                let dims = infer_shape(shape, self.size(), self.shape(), "reshape_infer")?;
+                self.reshape(dims)
             }
         }
     )*};
@@ -330,6 +399,36 @@ macro_rules! borrowing_views_lt {
             pub fn unsqueeze(&self, axis: isize) -> Result<TensorView<'_, T, IxDyn>> {
                 self.view().unsqueeze(axis)
             }
+            /// Reshapes (row-major): a view when possible, else a copy. See [`TensorView::reshape`].
+            ///
+            /// ```
+            /// use ferrotensor::prelude::*;
+            /// let a = Tensor::<i32, _>::arange(6);
+            /// assert_eq!(a.reshape([2, 3]).unwrap().shape(), &[2, 3]);
+            /// ```
+            pub fn reshape<Sh: IntoShape>(&self, shape: Sh) -> Result<TensorCow<'_, T, Sh::Dim>> {
+                reshape_impl(self.storage.buffer(), &self.layout, shape.into_dim(), Order::RowMajor)
+            }
+            /// Reshapes in `order`. See [`TensorView::reshape_order`].
+            ///
+            /// ```
+            /// use ferrotensor::prelude::*;
+            /// let a = Tensor::<i32, _>::arange(6);
+            /// assert_eq!(a.reshape_order([2, 3], Order::ColMajor).unwrap().to_vec(), vec![0, 2, 4, 1, 3, 5]);
+            /// ```
+            pub fn reshape_order<Sh: IntoShape>(&self, shape: Sh, order: Order) -> Result<TensorCow<'_, T, Sh::Dim>> {
+                reshape_impl(self.storage.buffer(), &self.layout, shape.into_dim(), order)
+            }
+            /// Reshapes with one inferred `-1` length. See [`TensorView::reshape_infer`].
+            ///
+            /// ```
+            /// use ferrotensor::prelude::*;
+            /// assert_eq!(Tensor::<i32, _>::arange(6).reshape_infer(&[-1, 2]).unwrap().shape(), &[3, 2]);
+            /// ```
+            pub fn reshape_infer(&self, shape: &[isize]) -> Result<TensorCow<'_, T, IxDyn>> {
+                let dims = infer_shape(shape, self.size(), self.shape(), "reshape_infer")?;
+                self.reshape(dims)
+            }
         }
     )*};
 }
@@ -386,64 +485,28 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
     }
 }
 
-impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
-    /// Reshapes to `shape` reading elements in row-major order: a view when NumPy would
-    /// give one, else a copy. `Err` if the sizes differ.
-    ///
-    /// ```
-    /// use ferrotensor::prelude::*;
-    /// let x = Tensor::<i32, _>::arange(24).into_shape([2, 3, 4]).unwrap();
-    /// assert!(x.slice(s![.., .., ..;2]).reshape([12]).unwrap().is_view());
-    /// assert!(!x.t().reshape([12, 2]).unwrap().is_view());
-    /// ```
-    pub fn reshape<Sh: IntoShape>(&self, shape: Sh) -> Result<TensorCow<'_, T, Sh::Dim>> {
-        self.reshape_order(shape, Order::RowMajor)
-    }
-
-    /// Reshapes reading and writing elements in `order` (NumPy's `order='C'/'F'`).
-    ///
-    /// ```
-    /// use ferrotensor::prelude::*;
-    /// let a = Tensor::<i32, _>::arange(6);
-    /// let f = a.reshape_order([2, 3], Order::ColMajor).unwrap();
-    /// assert_eq!(f.to_vec(), vec![0, 2, 4, 1, 3, 5]);
-    /// ```
-    pub fn reshape_order<Sh: IntoShape>(&self, shape: Sh, order: Order) -> Result<TensorCow<'_, T, Sh::Dim>> {
-        let shape = shape.into_dim();
-        match crate::layout::reshape::reshape_layout(&self.layout, shape.clone(), order, "reshape")? {
-            Some(layout) => Ok(TensorBase {
-                storage: CowRepr::View(self.storage.buffer()),
+fn reshape_impl<'b, T: Element, D: Dimension, D2: Dimension>(
+    buf: &'b [T],
+    layout: &Layout<D>,
+    shape: D2,
+    order: Order,
+) -> Result<TensorCow<'b, T, D2>> {
+    match crate::layout::reshape::reshape_layout(layout, shape.clone(), order, "reshape")? {
+        Some(layout) => Ok(TensorBase {
+            storage: CowRepr::View(buf),
+            layout,
+        }),
+        None => {
+            let data = match order {
+                Order::RowMajor => crate::iter::gather_c_order(buf, layout),
+                Order::ColMajor => crate::iter::gather_c_order(buf, &tf::reversed_layout(layout)),
+            };
+            let layout = Layout::new_order(shape, order)?;
+            Ok(TensorBase {
+                storage: CowRepr::Owned(data),
                 layout,
-            }),
-            None => {
-                let data = match order {
-                    Order::RowMajor => self.to_vec(),
-                    Order::ColMajor => {
-                        let rev = tf::reversed_layout(&self.layout);
-                        crate::iter::gather_c_order(self.storage.buffer(), &rev)
-                    }
-                };
-                let layout = Layout::new_order(shape, order)?;
-                Ok(TensorBase {
-                    storage: CowRepr::Owned(data),
-                    layout,
-                })
-            }
+            })
         }
-    }
-
-    /// Reshapes with one length given as `-1` and inferred; `Err` for more than one
-    /// `-1`, other negative lengths, or sizes that don't divide.
-    ///
-    /// ```
-    /// use ferrotensor::prelude::*;
-    /// let a = Tensor::<i32, _>::arange(12);
-    /// assert_eq!(a.reshape_infer(&[3, -1]).unwrap().shape(), &[3, 4]);
-    /// assert!(a.reshape_infer(&[5, -1]).is_err());
-    /// ```
-    pub fn reshape_infer(&self, shape: &[isize]) -> Result<TensorCow<'_, T, IxDyn>> {
-        let dims = infer_shape(shape, self.size(), self.shape(), "reshape_infer")?;
-        self.reshape(dims)
     }
 }
 

@@ -1,0 +1,117 @@
+//! Shared helpers for ferrotensor's side-by-side benchmarks: timing, the NumPy runner
+//! and the ratio table.
+//!
+//! Every benchmark binary times ferrotensor and its peers in the same process run and
+//! prints, per case, the time of each and the ratio ours / best peer (< 1 is faster).
+
+use std::collections::BTreeMap;
+use std::process::Command;
+use std::time::Instant;
+
+/// Median wall time in seconds of `f` over enough runs to fill about `budget` seconds
+/// (at least 3 runs, at most 50), after one warm-up run.
+pub fn time_median(budget: f64, mut f: impl FnMut()) -> f64 {
+    let t0 = Instant::now();
+    f();
+    let first = t0.elapsed().as_secs_f64().max(1e-9);
+    let runs = ((budget / first) as usize).clamp(3, 50);
+    let mut ts: Vec<f64> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    ts.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    ts[ts.len() / 2]
+}
+
+/// Runs `bench/py/<script>` with python3 and parses `case<TAB>seconds` lines; an empty
+/// map (with a note on stderr) when Python or NumPy is missing.
+pub fn numpy_times(script: &str) -> BTreeMap<String, f64> {
+    let path = format!("{}/py/{}", env!("CARGO_MANIFEST_DIR"), script);
+    let out = Command::new("python3").arg(&path).output();
+    let mut map = BTreeMap::new();
+    match out {
+        Ok(o) if o.status.success() => {
+            for line in String::from_utf8_lossy(&o.stdout).lines() {
+                if let Some((k, v)) = line.split_once('\t')
+                    && let Ok(t) = v.trim().parse::<f64>()
+                {
+                    map.insert(k.to_string(), t);
+                }
+            }
+        }
+        Ok(o) => eprintln!(
+            "NumPy peer skipped: {}",
+            String::from_utf8_lossy(&o.stderr)
+                .lines()
+                .last()
+                .unwrap_or("")
+        ),
+        Err(e) => eprintln!("NumPy peer skipped: {e}"),
+    }
+    map
+}
+
+/// One row of the results table.
+pub struct Row {
+    /// Case name.
+    pub case: String,
+    /// Our time in seconds.
+    pub ours: f64,
+    /// Peer name and time in seconds.
+    pub peers: Vec<(String, f64)>,
+    /// Optional note (GB/s, GFLOP/s, …).
+    pub note: String,
+}
+
+/// Collects rows and prints them as a Markdown table with the ratio ours / best peer.
+#[derive(Default)]
+pub struct Table {
+    rows: Vec<Row>,
+}
+
+impl Table {
+    /// Adds a row.
+    pub fn add(&mut self, case: &str, ours: f64, peers: Vec<(&str, Option<f64>)>, note: String) {
+        let peers = peers
+            .into_iter()
+            .filter_map(|(n, t)| t.map(|t| (n.to_string(), t)))
+            .collect();
+        self.rows.push(Row {
+            case: case.to_string(),
+            ours,
+            peers,
+            note,
+        });
+    }
+
+    /// Prints the table (Markdown) to stdout.
+    pub fn print(&self, title: &str) {
+        println!("\n### {title} ({} threads)\n", rayon::current_num_threads());
+        println!("| case | ferrotensor (ms) | peers (ms) | ours / best peer | note |");
+        println!("|---|---|---|---|---|");
+        for r in &self.rows {
+            let peers: Vec<String> = r
+                .peers
+                .iter()
+                .map(|(n, t)| format!("{n} {:.3}", t * 1e3))
+                .collect();
+            let best = r.peers.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+            let ratio = if best.is_finite() {
+                format!("{:.2}", r.ours / best)
+            } else {
+                "n/a".into()
+            };
+            println!(
+                "| {} | {:.3} | {} | {} | {} |",
+                r.case,
+                r.ours * 1e3,
+                peers.join(", "),
+                ratio,
+                r.note
+            );
+        }
+    }
+}
