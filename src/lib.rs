@@ -29,6 +29,7 @@ pub mod error;
 pub mod iter;
 pub mod kernels;
 pub mod layout;
+pub mod ops;
 pub mod storage;
 pub mod tensor;
 pub mod threads;
@@ -40,6 +41,7 @@ pub use layout::slice::{Ellipsis, NewAxis, SliceItem};
 pub use layout::{Dimension, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, Order};
 pub use tensor::{Tensor, TensorArc, TensorBase, TensorCow, TensorMut, TensorView};
 pub use threads::{num_threads, set_num_threads, with_num_threads};
+pub use ops::{CastFrom, DimMax, Real, where_};
 
 /// Everything a user needs in one import.
 ///
@@ -54,4 +56,5 @@ pub mod prelude {
         Dimension, Element, Ellipsis, Error, Float, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, NewAxis, Num,
         Order, PrintOptions, Result, SliceItem, Tensor, TensorArc, TensorBase, TensorCow, TensorMut, TensorView,
     };
+    pub use crate::{CastFrom, DimMax, Real, where_};
 }

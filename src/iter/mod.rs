@@ -15,8 +15,10 @@
 //! assert_eq!(seen, vec![0, 3, 1, 4, 2, 5]);
 //! ```
 
+pub(crate) mod alloc;
 mod iters;
 pub(crate) mod plan;
+pub(crate) mod zip;
 
 pub use iters::{IndexedIter, Iter, IterMut};
 pub(crate) use plan::Plan;
@@ -66,7 +68,7 @@ pub(crate) fn apply2<O: Send, A: Copy + Sync>(
     check_plan_bounds(&plan, [out.len(), a.len()]);
     let [so, sa] = plan.inner;
     let optr = SendPtr(out.as_mut_ptr());
-    plan.par_for_each_run(PARALLEL_THRESHOLD, |[oo, ao], len| {
+    plan.par_for_each_block(PARALLEL_THRESHOLD, zip::TILE, |[oo, ao], len| {
         if so == 1 {
             // SAFETY: the plan's runs lie inside `out` (checked above) and runs handed to
             // different threads are disjoint because `out` has no aliasing strides.
@@ -112,7 +114,7 @@ pub(crate) fn apply3<O: Send, A: Copy + Sync, B: Copy + Sync>(
     let [so, sa, sb] = plan.inner;
     let (abuf, bbuf) = (a.0, b.0);
     let optr = SendPtr(out.as_mut_ptr());
-    plan.par_for_each_run(PARALLEL_THRESHOLD, |[oo, ao, bo], len| {
+    plan.par_for_each_block(PARALLEL_THRESHOLD, zip::TILE, |[oo, ao, bo], len| {
         if so == 1 {
             // SAFETY: see `apply2`: runs are in bounds and disjoint across threads.
             let o = unsafe { std::slice::from_raw_parts_mut(optr.get().offset(oo), len) };
@@ -182,12 +184,18 @@ fn check_plan_bounds<const N: usize>(plan: &Plan<N>, lens: [usize; N]) {
     }
 }
 
-/// Copies the elements a layout names into a new vector in row-major logical order.
+/// Copies the elements a layout names into a new vector in row-major logical order
+/// (tiled when the layout is transposed, parallel when large).
 pub(crate) fn gather_c_order<T: crate::Element, D: Dimension>(buf: &[T], layout: &Layout<D>) -> Vec<T> {
-    map_c_order(buf, layout, |x: &T| *x)
+    zip::map_new(
+        layout.shape(),
+        zip::Src::new(buf, layout.strides(), layout.offset),
+        |x: T| x,
+    )
 }
 
 /// `f` of every element a layout names, into a new row-major vector.
+#[allow(dead_code)]
 pub(crate) fn map_c_order<A: Sync, O: Send + Default + Clone, D: Dimension>(
     buf: &[A],
     layout: &Layout<D>,
@@ -196,8 +204,7 @@ pub(crate) fn map_c_order<A: Sync, O: Send + Default + Clone, D: Dimension>(
     let n = layout.size();
     let mut out = vec![O::default(); n];
     let shape = layout.shape();
-    let mut cs = crate::layout::dim::StrideVec::from_elem(0, shape.len());
-    crate::layout::default_strides(shape, crate::Order::RowMajor, &mut cs);
+    let cs = zip::c_strides(shape);
     apply_ref(shape, &mut out, &cs, 0, buf, layout.strides(), layout.offset, |o, a| {
         *o = f(a)
     });
@@ -220,7 +227,7 @@ pub(crate) fn apply_ref<O: Send, A: Sync>(
     check_plan_bounds(&plan, [out.len(), a.len()]);
     let [so, sa] = plan.inner;
     let optr = SendPtr(out.as_mut_ptr());
-    plan.par_for_each_run(PARALLEL_THRESHOLD, |[oo, ao], len| {
+    plan.par_for_each_block(PARALLEL_THRESHOLD, zip::TILE, |[oo, ao], len| {
         if so == 1 && sa == 1 {
             // SAFETY: see `apply2`.
             let o = unsafe { std::slice::from_raw_parts_mut(optr.get().offset(oo), len) };
@@ -249,7 +256,7 @@ pub(crate) fn apply1<O: Send>(
     check_plan_bounds(&plan, [buf.len()]);
     let [so] = plan.inner;
     let optr = SendPtr(buf.as_mut_ptr());
-    plan.par_for_each_run(PARALLEL_THRESHOLD, |[oo], len| {
+    plan.par_for_each_block(PARALLEL_THRESHOLD, zip::TILE, |[oo], len| {
         if so == 1 {
             // SAFETY: see `apply2`.
             let o = unsafe { std::slice::from_raw_parts_mut(optr.get().offset(oo), len) };

@@ -164,6 +164,64 @@ impl<const N: usize> Plan<N> {
         self.for_runs(0..self.runs(), 0..self.inner_len, &mut f);
     }
 
+    /// The outer axis to tile together with the inner run, if the plan transposes: some
+    /// operand walks the last outer axis with a smaller stride than the inner run (e.g.
+    /// `a + b.t()`, a copy of `a.t()`). Walking both axes in square blocks then keeps
+    /// every cache line of that operand in L1 until all its elements are used.
+    pub fn tile_axis(&self, block: usize) -> Option<usize> {
+        let r = self.outer.len().checked_sub(1)?;
+        if self.empty || self.inner_len < block || self.outer[r] < block {
+            return None;
+        }
+        let transposed = (0..N).any(|k| {
+            let (o, i) = (self.outer_strides[k][r].unsigned_abs(), self.inner[k].unsigned_abs());
+            o != 0 && i != 0 && o < i
+        });
+        transposed.then_some(r)
+    }
+
+    /// Calls `f(offsets, len)` for every run, as [`Plan::par_for_each_run`], but walks
+    /// transposing plans (see [`Plan::tile_axis`]) in `block`×`block` tiles: runs are
+    /// then at most `block` long and come tile by tile. Every element is visited once.
+    pub fn par_for_each_block(&self, min_parallel: usize, block: usize, f: impl Fn([isize; N], usize) + Sync) {
+        let Some(r) = self.tile_axis(block) else {
+            return self.par_for_each_run(min_parallel, f);
+        };
+        let nr = self.outer[r];
+        let row_blocks = nr.div_ceil(block);
+        let units = (self.runs() / nr) * row_blocks;
+        let tile_rows = |lo: usize, hi: usize| {
+            for u in lo..hi {
+                let (hi_run, rb) = (u / row_blocks, u % row_blocks);
+                let r0 = rb * block;
+                let rows = block.min(nr - r0);
+                let start = self.run_start(hi_run * nr + r0);
+                let mut c0 = 0;
+                while c0 < self.inner_len {
+                    let len = block.min(self.inner_len - c0);
+                    for i in 0..rows as isize {
+                        f(
+                            std::array::from_fn(|k| {
+                                start[k] + i * self.outer_strides[k][r] + c0 as isize * self.inner[k]
+                            }),
+                            len,
+                        );
+                    }
+                    c0 += block;
+                }
+            }
+        };
+        let threads = crate::threads::num_threads();
+        if threads <= 1 || self.len() < min_parallel.max(2) || units < 2 {
+            return tile_rows(0, units);
+        }
+        let tasks = (threads * 4).min(units);
+        use rayon::prelude::*;
+        (0..tasks)
+            .into_par_iter()
+            .for_each(|t| tile_rows(units * t / tasks, units * (t + 1) / tasks));
+    }
+
     /// Calls `f(offsets, len)` for every run, split over threads when the plan holds at
     /// least `min_parallel` elements. Pieces are disjoint and cover every element once.
     pub fn par_for_each_run(&self, min_parallel: usize, f: impl Fn([isize; N], usize) + Sync) {

@@ -1,0 +1,74 @@
+//! Output buffers for data operations: uninitialised (the engine writes every element
+//! once) and, for large buffers on Linux, backed by transparent huge pages.
+//!
+//! A fresh 64 MiB output is otherwise page-faulted 4 KiB at a time, which costs as much
+//! as the arithmetic of a memory-bound operation; with `MADV_HUGEPAGE` the kernel maps
+//! 2 MiB pages on first touch (512× fewer faults).
+
+use std::mem::MaybeUninit;
+
+/// Buffers of at least this many bytes are advised to use huge pages.
+pub(crate) const HUGE_PAGE_MIN_BYTES: usize = 4 << 20;
+
+/// A vector of `n` uninitialised elements (its length is `n`).
+pub(crate) fn uninit_vec<T>(n: usize) -> Vec<MaybeUninit<T>> {
+    let mut v: Vec<MaybeUninit<T>> = Vec::with_capacity(n);
+    // SAFETY: `MaybeUninit<T>` needs no initialisation and the capacity is `n`.
+    unsafe { v.set_len(n) };
+    advise_huge_pages(v.as_mut_ptr() as *mut u8, n * std::mem::size_of::<T>());
+    v
+}
+
+/// Converts a vector whose every element has been written.
+///
+/// # Safety
+/// Every element of `v` must be initialised.
+pub(crate) unsafe fn assume_init_vec<T>(v: Vec<MaybeUninit<T>>) -> Vec<T> {
+    let mut v = std::mem::ManuallyDrop::new(v);
+    let (ptr, len, cap) = (v.as_mut_ptr(), v.len(), v.capacity());
+    // SAFETY: `MaybeUninit<T>` has the layout of `T`; the allocation came from a
+    // `Vec<MaybeUninit<T>>` of the same capacity, and the caller guarantees that all
+    // `len` elements are initialised.
+    unsafe { Vec::from_raw_parts(ptr as *mut T, len, cap) }
+}
+
+/// Asks the kernel to back the 2 MiB-aligned interior of `[ptr, ptr + bytes)` with
+/// transparent huge pages (a hint: failure is ignored).
+#[cfg(all(target_os = "linux", not(miri)))]
+fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
+    const HUGE: usize = 2 << 20;
+    if bytes < HUGE_PAGE_MIN_BYTES {
+        return;
+    }
+    let start = (ptr as usize).next_multiple_of(HUGE);
+    let end = (ptr as usize + bytes) & !(HUGE - 1);
+    if end > start {
+        // SAFETY: the range lies inside an allocation this vector owns; `madvise` with
+        // MADV_HUGEPAGE changes only how the kernel backs the pages, never their contents.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(all(target_os = "linux", not(miri))))]
+fn advise_huge_pages(_ptr: *mut u8, _bytes: usize) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uninit_then_init_round_trip() {
+        for n in [0usize, 1, 7, (HUGE_PAGE_MIN_BYTES / 4) + 3] {
+            let mut v = uninit_vec::<f32>(n);
+            for (i, x) in v.iter_mut().enumerate() {
+                x.write(i as f32);
+            }
+            // SAFETY: every element was written above.
+            let v = unsafe { assume_init_vec(v) };
+            assert_eq!(v.len(), n);
+            assert!(v.iter().enumerate().all(|(i, &x)| x == i as f32));
+        }
+    }
+}

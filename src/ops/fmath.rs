@@ -1,0 +1,110 @@
+//! Dispatch of float math to the per-type implementations: `f32` and `f64` call their
+//! own functions (the vectorised [`VMath`](crate::kernels::vmath::VMath) slice kernels on
+//! unit-stride runs where one exists), `f16` and `bf16` compute through `f32`.
+
+use crate::element::Float;
+use crate::iter::zip::{Src, map_new_cost, map_new_slices};
+use crate::layout::{Dimension, Layout, Order};
+use crate::storage::{OwnedRepr, Storage};
+use crate::tensor::{Tensor, TensorBase};
+use std::any::TypeId;
+
+#[inline(always)]
+fn same<T: 'static, U: 'static>() -> bool {
+    TypeId::of::<T>() == TypeId::of::<U>()
+}
+
+/// `s` as a slice of `U`; `None` unless `T` and `U` are the same type.
+#[inline(always)]
+fn cast_slice<T: 'static, U: 'static>(s: &[T]) -> Option<&[U]> {
+    // SAFETY: `T` and `U` are the same type (checked), so the cast is the identity.
+    same::<T, U>().then(|| unsafe { &*(s as *const [T] as *const [U]) })
+}
+
+/// `v` as a vector of `U`; panics unless `T` and `U` are the same type.
+fn cast_vec<T: 'static, U: 'static>(v: Vec<T>) -> Vec<U> {
+    assert!(same::<T, U>(), "cast_vec between different types");
+    let mut v = std::mem::ManuallyDrop::new(v);
+    // SAFETY: `T` and `U` are the same type (asserted), so pointer, length and capacity
+    // describe a valid `Vec<U>`; `v` is not dropped.
+    unsafe { Vec::from_raw_parts(v.as_mut_ptr() as *mut U, v.len(), v.capacity()) }
+}
+
+/// A slice kernel `dst[i] = f(src[i])`.
+pub(crate) type SliceFn<F> = fn(&[F], &mut [F]);
+
+/// One float function in its `f32` and `f64` forms, with optional slice kernels.
+pub(crate) struct FloatFn<F32, F64> {
+    pub f32: F32,
+    pub f64: F64,
+    pub slices: Option<(SliceFn<f32>, SliceFn<f64>)>,
+    /// Relative cost per element (1 = an add), for the parallel threshold.
+    pub cost: usize,
+}
+
+/// Applies a float function to every element of `a` into a new row-major tensor.
+pub(crate) fn float_map<T, S, D, F32, F64>(a: &TensorBase<S, D>, f: FloatFn<F32, F64>) -> Tensor<T, D>
+where
+    T: Float,
+    S: Storage<Elem = T>,
+    D: Dimension,
+    F32: Fn(f32) -> f32 + Sync,
+    F64: Fn(f64) -> f64 + Sync,
+{
+    let (shape, buf) = (a.shape(), a.storage.buffer());
+    let (strides, off) = (a.strides(), a.offset());
+    let data: Vec<T> = if let Some(b) = cast_slice::<T, f64>(buf) {
+        let src = Src::new(b, strides, off);
+        cast_vec(match f.slices {
+            Some((_, s64)) => map_new_slices(shape, src, f.cost, &f.f64, s64),
+            None => map_new_cost(shape, src, f.cost, &f.f64),
+        })
+    } else if let Some(b) = cast_slice::<T, f32>(buf) {
+        let src = Src::new(b, strides, off);
+        cast_vec(match f.slices {
+            Some((s32, _)) => map_new_slices(shape, src, f.cost, &f.f32, s32),
+            None => map_new_cost(shape, src, f.cost, &f.f32),
+        })
+    } else {
+        let g = &f.f32;
+        map_new_cost(shape, Src::new(buf, strides, off), f.cost, |x: T| T::from_f32(g(x.to_f32())))
+    };
+    TensorBase {
+        storage: OwnedRepr(data),
+        layout: Layout::new_order(a.layout.shape.clone(), Order::RowMajor).expect("valid shape"),
+    }
+}
+
+/// Scalar `f32` functions beyond `std` and `vmath`.
+pub(crate) mod f32x {
+    /// `max(x, 0)`, NaN stays NaN.
+    #[inline(always)]
+    pub fn relu(x: f32) -> f32 {
+        if x < 0.0 { 0.0 } else { x }
+    }
+    /// `ln(1 + e^x)` computed stably.
+    #[inline(always)]
+    pub fn softplus(x: f32) -> f32 {
+        if x.is_nan() {
+            return x;
+        }
+        x.max(0.0) + (-x.abs()).exp().ln_1p()
+    }
+}
+
+/// Scalar `f64` functions beyond `std` and `vmath`.
+pub(crate) mod f64x {
+    /// `max(x, 0)`, NaN stays NaN.
+    #[inline(always)]
+    pub fn relu(x: f64) -> f64 {
+        if x < 0.0 { 0.0 } else { x }
+    }
+    /// `ln(1 + e^x)` computed stably.
+    #[inline(always)]
+    pub fn softplus(x: f64) -> f64 {
+        if x.is_nan() {
+            return x;
+        }
+        x.max(0.0) + (-x.abs()).exp().ln_1p()
+    }
+}
