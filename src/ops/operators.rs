@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use ferrotensor::prelude::*;
-//! let a = Tensor::from_vec(vec![1.0, 2.0, 3.0, 4.0], [2, 2]).unwrap();
+//! let a = Tensor::from_vec(vec![1.0f64, 2.0, 3.0, 4.0], [2, 2]).unwrap();
 //! let row = Tensor::from_vec(vec![10.0, 20.0], [2]).unwrap();
 //! let b = &a + &row;                 // broadcasting; Ix2 + Ix1 gives IxDyn
 //! assert_eq!(b.to_vec(), vec![11.0, 22.0, 13.0, 24.0]);

@@ -27,7 +27,7 @@ macro_rules! float_unary {
                 #[doc = concat!("let y = a.", stringify!($name), "().to_vec()[0];")]
                 #[doc = concat!("assert!((y - ", stringify!($y), ").abs() < 1e-12, \"{y}\");")]
                 #[doc = concat!("let h = Tensor::from_vec(vec![half::f16::from_f64(", stringify!($x), ")], [1]).unwrap();")]
-                #[doc = concat!("assert!((h.", stringify!($name), "().to_vec()[0].to_f64() - ", stringify!($y), ").abs() < 1e-2 * (1.0 + ", stringify!($y), "f64.abs()));")]
+                #[doc = concat!("assert!((h.", stringify!($name), "().to_vec()[0].to_f64() - ", stringify!($y), ").abs() < 1e-2 * (1.0 + (", stringify!($y), "f64).abs()));")]
                 /// ```
                 pub fn $name(&self) -> Tensor<T, D> {
                     float_map(self, FloatFn { f32: $f32, f64: $f64, slices: $slices, cost: $cost })
