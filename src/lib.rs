@@ -39,9 +39,9 @@ pub use element::{Element, Float, Num};
 pub use error::{Error, Result};
 pub use layout::slice::{Ellipsis, NewAxis, SliceItem};
 pub use layout::{Dimension, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, Order};
+pub use ops::{CastFrom, DimMax, Real, where_};
 pub use tensor::{Tensor, TensorArc, TensorBase, TensorCow, TensorMut, TensorView};
 pub use threads::{num_threads, set_num_threads, with_num_threads};
-pub use ops::{CastFrom, DimMax, Real, where_};
 
 /// Everything a user needs in one import.
 ///
@@ -52,9 +52,9 @@ pub use ops::{CastFrom, DimMax, Real, where_};
 /// ```
 pub mod prelude {
     pub use crate::s;
+    pub use crate::{CastFrom, DimMax, Real, where_};
     pub use crate::{
         Dimension, Element, Ellipsis, Error, Float, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, NewAxis, Num,
         Order, PrintOptions, Result, SliceItem, Tensor, TensorArc, TensorBase, TensorCow, TensorMut, TensorView,
     };
-    pub use crate::{CastFrom, DimMax, Real, where_};
 }

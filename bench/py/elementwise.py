@@ -3,7 +3,7 @@ import time
 import numpy as np
 
 
-def median_time(f, budget=1.0):
+def median_time(f, budget=1.5):
     t0 = time.perf_counter(); f(); first = max(time.perf_counter() - t0, 1e-9)
     runs = int(min(50, max(3, budget / first)))
     ts = []
@@ -14,5 +14,21 @@ def median_time(f, budget=1.0):
 
 
 n = 4096
-a = (np.arange(n * n, dtype=np.float32) * np.float32(1e-6)).reshape(n, n)
-print(f"copy_t\t{median_time(lambda: np.ascontiguousarray(a.T))}")
+i = np.arange(n).reshape(n, 1)
+j = np.arange(n).reshape(1, n)
+a = (((i * n + j) % 1000).astype(np.float32) * np.float32(1e-3) - np.float32(0.5))
+b = (((i * 7 + j * 3) % 1000).astype(np.float32) * np.float32(1e-3))
+row = np.arange(n, dtype=np.float32)
+s = np.ones((64, 64), dtype=np.float32)
+cases = {
+    "add": lambda: a + b,
+    "add_row": lambda: a + row,
+    "add_t": lambda: a + b.T,
+    "copy_t": lambda: np.ascontiguousarray(a.T),
+    "exp": lambda: np.exp(a),
+    "relu": lambda: np.maximum(a, np.float32(0)),
+    "axpb": lambda: a * np.float32(2.0) + np.float32(1.0),
+}
+for name, f in cases.items():
+    print(f"{name}\t{median_time(f)}", flush=True)
+print(f"small_add\t{median_time(lambda: s + s, 0.3)}")

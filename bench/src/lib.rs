@@ -30,7 +30,12 @@ pub fn time_median(budget: f64, mut f: impl FnMut()) -> f64 {
 /// map (with a note on stderr) when Python or NumPy is missing.
 pub fn numpy_times(script: &str) -> BTreeMap<String, f64> {
     let path = format!("{}/py/{}", env!("CARGO_MANIFEST_DIR"), script);
-    let out = Command::new("python3").arg(&path).output();
+    // The machine's OpenBLAS tuning variables change NumPy's start-up, not what we time.
+    let out = Command::new("python3")
+        .arg(&path)
+        .env_remove("OPENBLAS_CORETYPE")
+        .env_remove("OPENBLAS_L2_SIZE")
+        .output();
     let mut map = BTreeMap::new();
     match out {
         Ok(o) if o.status.success() => {
@@ -114,4 +119,29 @@ impl Table {
             );
         }
     }
+}
+
+/// STREAM-style triad `a[i] = b[i] + s·c[i]` over three f32 arrays of `total_bytes`
+/// together, with all of rayon's threads, into an existing (already faulted-in)
+/// array: the machine's sustainable memory bandwidth in GB/s (3 arrays counted).
+pub fn triad_gbs(total_bytes: usize) -> f64 {
+    use rayon::prelude::*;
+    let n = total_bytes / 12;
+    let b = vec![1.0f32; n];
+    let c = vec![2.0f32; n];
+    let mut a = vec![0.0f32; n];
+    let chunk = n.div_ceil(rayon::current_num_threads() * 8).max(1 << 14);
+    let secs = time_median(1.0, || {
+        a.par_chunks_mut(chunk)
+            .zip(b.par_chunks(chunk))
+            .zip(c.par_chunks(chunk))
+            .for_each(|((a, b), c)| {
+                for ((x, &y), &z) in a.iter_mut().zip(b).zip(c) {
+                    *x = y + 3.0 * z;
+                }
+            });
+        std::hint::black_box(&a);
+    });
+    assert_eq!(a[n - 1], 7.0);
+    (3 * n * 4) as f64 / secs / 1e9
 }

@@ -136,18 +136,14 @@ pub(crate) fn map_new_slices<A: Copy + Sync, O: Copy + Default + Send>(
 /// `o + i*so` and `a + i*sa` for `i < len` must be valid, `o`'s elements written by
 /// nobody else meanwhile.
 #[inline(always)]
-unsafe fn run1<A: Copy, O>(
-    o: *mut MaybeUninit<O>,
-    so: isize,
-    a: *const A,
-    sa: isize,
-    len: usize,
-    f: &impl Fn(A) -> O,
-) {
+unsafe fn run1<A: Copy, O>(o: *mut MaybeUninit<O>, so: isize, a: *const A, sa: isize, len: usize, f: &impl Fn(A) -> O) {
     // SAFETY: guaranteed by the caller.
     unsafe {
         if so == 1 && sa == 1 {
-            let (o, a) = (std::slice::from_raw_parts_mut(o, len), std::slice::from_raw_parts(a, len));
+            let (o, a) = (
+                std::slice::from_raw_parts_mut(o, len),
+                std::slice::from_raw_parts(a, len),
+            );
             for (x, &y) in o.iter_mut().zip(a) {
                 x.write(f(y));
             }
@@ -177,7 +173,11 @@ pub(crate) fn zip_new<A: Copy + Sync, B: Copy + Sync, O: Send>(
     let plan = Plan::<3>::new(shape, [&cs, a.strides, b.strides], [0, a.off, b.off], true);
     check_plan_bounds(&plan, [n, a.buf.len(), b.buf.len()]);
     let [so, sa, sb] = plan.inner;
-    let (op, ap, bp) = (SendPtr(out.as_mut_ptr()), ReadPtr(a.buf.as_ptr()), ReadPtr(b.buf.as_ptr()));
+    let (op, ap, bp) = (
+        SendPtr(out.as_mut_ptr()),
+        ReadPtr(a.buf.as_ptr()),
+        ReadPtr(b.buf.as_ptr()),
+    );
     plan.par_for_each_block(threshold(1), TILE, |[oo, ao, bo], len| {
         // SAFETY: every run lies inside its buffer (`check_plan_bounds`); output runs
         // handed to different threads are disjoint.
@@ -243,7 +243,11 @@ pub(crate) fn zip3_new<A: Copy + Sync, B: Copy + Sync, C: Copy + Sync, O: Send>(
     check_plan_bounds(&plan, [n, a.buf.len(), b.buf.len(), c.buf.len()]);
     let [so, sa, sb, sc] = plan.inner;
     let op = SendPtr(out.as_mut_ptr());
-    let (ap, bp, cp) = (ReadPtr(a.buf.as_ptr()), ReadPtr(b.buf.as_ptr()), ReadPtr(c.buf.as_ptr()));
+    let (ap, bp, cp) = (
+        ReadPtr(a.buf.as_ptr()),
+        ReadPtr(b.buf.as_ptr()),
+        ReadPtr(c.buf.as_ptr()),
+    );
     plan.par_for_each_block(threshold(1), TILE, |[oo, ao, bo, co], len| {
         // SAFETY: as in `zip_new`.
         unsafe {
@@ -286,7 +290,10 @@ pub(crate) fn zip_inplace<O: Send, B: Copy + Sync>(
             let o = op.get().offset(oo);
             let b = bp.at(bo);
             if so == 1 && sb == 1 {
-                let (o, b) = (std::slice::from_raw_parts_mut(o, len), std::slice::from_raw_parts(b, len));
+                let (o, b) = (
+                    std::slice::from_raw_parts_mut(o, len),
+                    std::slice::from_raw_parts(b, len),
+                );
                 for (x, &y) in o.iter_mut().zip(b) {
                     f(x, y);
                 }

@@ -202,4 +202,3 @@ binary_methods!(Float;
     /// ```
     copysign, "copysign", |x, y| num_traits::Float::copysign(x, y), no_check;
 );
-

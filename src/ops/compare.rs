@@ -109,8 +109,18 @@ where
             ),
         )
     })?;
-    let (lc, la, lb) = (layout_to(cond, &shape, op)?, layout_to(a, &shape, op)?, layout_to(b, &shape, op)?);
-    let data = zip3_new(&shape, src(cond, &lc), src(a, &la), src(b, &lb), |c, x, y| if c { x } else { y });
+    let (lc, la, lb) = (
+        layout_to(cond, &shape, op)?,
+        layout_to(a, &shape, op)?,
+        layout_to(b, &shape, op)?,
+    );
+    let data = zip3_new(
+        &shape,
+        src(cond, &lc),
+        src(a, &la),
+        src(b, &lb),
+        |c, x, y| if c { x } else { y },
+    );
     Ok(super::core::from_c_vec(data, &shape))
 }
 

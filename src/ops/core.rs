@@ -35,7 +35,10 @@ pub(crate) fn layout_to<S: Storage, D: Dimension>(
 }
 
 /// A read operand over a tensor's buffer with the given (broadcast) layout.
-pub(crate) fn src<'a, T, S: Storage<Elem = T>>(t: &'a TensorBase<S, impl Dimension>, l: &'a Layout<IxDyn>) -> Src<'a, T> {
+pub(crate) fn src<'a, T, S: Storage<Elem = T>>(
+    t: &'a TensorBase<S, impl Dimension>,
+    l: &'a Layout<IxDyn>,
+) -> Src<'a, T> {
     Src::new(t.storage.buffer(), l.strides(), l.offset)
 }
 

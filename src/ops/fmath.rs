@@ -67,7 +67,9 @@ where
         })
     } else {
         let g = &f.f32;
-        map_new_cost(shape, Src::new(buf, strides, off), f.cost, |x: T| T::from_f32(g(x.to_f32())))
+        map_new_cost(shape, Src::new(buf, strides, off), f.cost, |x: T| {
+            T::from_f32(g(x.to_f32()))
+        })
     };
     TensorBase {
         storage: OwnedRepr(data),
@@ -106,5 +108,39 @@ pub(crate) mod f64x {
             return x;
         }
         x.max(0.0) + (-x.abs()).exp().ln_1p()
+    }
+}
+
+/// `f64` `gelu`, `gelu_erf` and `silu` with `+inf ↦ +inf`: the `vmath` kernels currently
+/// return NaN there (their documented limit is `+inf`); this wrapper keeps the results
+/// right until they are fixed.
+pub(crate) mod f64fix {
+    use crate::kernels::vmath::VMath;
+
+    #[inline(always)]
+    fn fix(x: f64, y: f64) -> f64 {
+        if x == f64::INFINITY { x } else { y }
+    }
+    fn fix_slice(src: &[f64], dst: &mut [f64]) {
+        for (d, &s) in dst.iter_mut().zip(src) {
+            *d = fix(s, *d);
+        }
+    }
+    macro_rules! fixed {
+        ($($s:ident $v:ident $sl:ident;)*) => {$(
+            #[inline(always)]
+            pub fn $s(x: f64) -> f64 {
+                fix(x, f64::$v(x))
+            }
+            pub fn $sl(src: &[f64], dst: &mut [f64]) {
+                f64::$sl(src, dst);
+                fix_slice(src, dst);
+            }
+        )*};
+    }
+    fixed! {
+        gelu vgelu gelu_slice;
+        gelu_erf vgelu_erf gelu_erf_slice;
+        silu vsilu silu_slice;
     }
 }

@@ -3,12 +3,13 @@
 //! Float functions take `T: Float`; `f16`/`bf16` compute through `f32` and round once.
 //! `exp`, `ln`, `tanh`, `sigmoid`, `erf`, `gelu`, `gelu_erf` and `silu` use the
 //! vectorised [`VMath`] kernels (≤ 2 ulp, see [`crate::kernels::vmath`]); the others use
-//! Rust's `std` functions (the platform libm, ≤ 1–2 ulp), `softplus` is
+//! Rust's `std` functions (the platform libm, ≤ 1–2 ulp) or, for `asinh`, `acosh` and
+//! `atanh` (whose `std` forms lose up to ~13 ulp near the ends), the `libm` crate; `softplus` is
 //! `max(x, 0) + ln_1p(e^-|x|)`. `round` rounds half to even (NumPy `round`/`rint`).
 
 use super::Real;
 use super::core::map_with;
-use super::fmath::{FloatFn, f32x, f64x, float_map};
+use super::fmath::{FloatFn, f32x, f64fix, f64x, float_map};
 use crate::element::{Float, Num};
 use crate::kernels::vmath::VMath;
 use crate::layout::Dimension;
@@ -54,9 +55,9 @@ float_unary! {
     sinh, "hyperbolic sine", 8, f32::sinh, f64::sinh, None, 0.5 => 0.5210953054937474;
     cosh, "hyperbolic cosine", 8, f32::cosh, f64::cosh, None, 0.5 => 1.1276259652063807;
     tanh, "hyperbolic tangent", 8, f32::vtanh, f64::vtanh, Some((f32::tanh_slice, f64::tanh_slice)), 0.5 => 0.46211715726000974;
-    asinh, "inverse hyperbolic sine", 8, f32::asinh, f64::asinh, None, 0.5 => 0.48121182505960347;
-    acosh, "inverse hyperbolic cosine", 8, f32::acosh, f64::acosh, None, 1.5 => 0.9624236501192069;
-    atanh, "inverse hyperbolic tangent", 8, f32::atanh, f64::atanh, None, 0.5 => 0.5493061443340549;
+    asinh, "inverse hyperbolic sine", 8, libm::asinhf, libm::asinh, None, 0.5 => 0.48121182505960347;
+    acosh, "inverse hyperbolic cosine", 8, libm::acoshf, libm::acosh, None, 1.5 => 0.9624236501192069;
+    atanh, "inverse hyperbolic tangent", 8, libm::atanhf, libm::atanh, None, 0.5 => 0.5493061443340549;
     recip, "reciprocal `1 / x`", 1, |x: f32| 1.0 / x, |x: f64| 1.0 / x, None, 4.0 => 0.25;
     sqrt, "square root", 2, f32::sqrt, f64::sqrt, None, 2.0 => 1.4142135623730951;
     cbrt, "cube root", 8, f32::cbrt, f64::cbrt, None, -27.0 => -3.0;
@@ -65,10 +66,10 @@ float_unary! {
     round, "rounding to the nearest integer, half to even (NumPy `round`)", 1, f32::round_ties_even, f64::round_ties_even, None, 2.5 => 2.0;
     trunc, "truncation toward zero", 1, f32::trunc, f64::trunc, None, -1.7 => -1.0;
     relu, "rectified linear unit `max(x, 0)` (NaN stays NaN)", 1, f32x::relu, f64x::relu, None, -1.5 => 0.0;
-    gelu, "GELU, tanh approximation `0.5x(1 + tanh(√(2/π)(x + 0.044715x³)))`", 8, f32::vgelu, f64::vgelu, Some((f32::gelu_slice, f64::gelu_slice)), 1.0 => 0.8411919906082768;
-    gelu_erf, "exact GELU `0.5x(1 + erf(x/√2))`", 8, f32::vgelu_erf, f64::vgelu_erf, Some((f32::gelu_erf_slice, f64::gelu_erf_slice)), 1.0 => 0.8413447460685429;
+    gelu, "GELU, tanh approximation `0.5x(1 + tanh(√(2/π)(x + 0.044715x³)))`", 8, f32::vgelu, f64fix::gelu, Some((f32::gelu_slice, f64fix::gelu_slice)), 1.0 => 0.8411919906082768;
+    gelu_erf, "exact GELU `0.5x(1 + erf(x/√2))`", 8, f32::vgelu_erf, f64fix::gelu_erf, Some((f32::gelu_erf_slice, f64fix::gelu_erf_slice)), 1.0 => 0.8413447460685429;
     erf, "error function", 8, f32::verf, f64::verf, Some((f32::erf_slice, f64::erf_slice)), 0.5 => 0.5204998778130465;
-    silu, "SiLU (swish) `x · sigmoid(x)`", 8, f32::vsilu, f64::vsilu, Some((f32::silu_slice, f64::silu_slice)), 1.0 => 0.7310585786300049;
+    silu, "SiLU (swish) `x · sigmoid(x)`", 8, f32::vsilu, f64fix::silu, Some((f32::silu_slice, f64fix::silu_slice)), 1.0 => 0.7310585786300049;
     sigmoid, "logistic sigmoid `1 / (1 + e^-x)`", 8, f32::vsigmoid, f64::vsigmoid, Some((f32::sigmoid_slice, f64::sigmoid_slice)), 0.0 => 0.5;
     softplus, "softplus `ln(1 + e^x)` (computed stably)", 8, f32x::softplus, f64x::softplus, None, 0.0 => 0.6931471805599453;
 }
