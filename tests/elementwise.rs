@@ -142,6 +142,16 @@ fn large_transposed_and_broadcast_cases_use_tiles_and_threads() {
     let col = Tensor::<f32, _>::from_shape_fn([r, 1], |i: &[usize]| i[0] as f32);
     let g = &f - &col;
     assert_eq!(g[&[3usize, 0][..]], a[[3, c - 1]] - 3.0);
+    // in place with a transposed right side, and into a column-major left side
+    let mut acc = a.clone();
+    acc += &b.t();
+    assert_eq!(acc.to_vec(), s.to_vec());
+    let mut fm = Tensor::from_vec_order(a.t().to_vec(), [r, c], Order::ColMajor).unwrap();
+    assert_eq!(fm.to_vec(), a.to_vec());
+    assert!(fm.is_f_contiguous());
+    fm -= &a;
+    fm += &s;
+    assert_eq!(fm.to_vec(), s.to_vec());
     // an exp over a transposed view equals the exp of the contiguous copy
     assert_eq!(a.t().exp().to_vec(), t.exp().to_vec());
 }

@@ -187,6 +187,25 @@ impl<const N: usize> Plan<N> {
         let Some(r) = self.tile_axis(block) else {
             return self.par_for_each_run(min_parallel, f);
         };
+        self.par_for_each_tile(min_parallel, block, r, |start, rows, cols| {
+            for i in 0..rows as isize {
+                f(std::array::from_fn(|k| start[k] + i * self.outer_strides[k][r]), cols);
+            }
+        });
+    }
+
+    /// Walks a transposing plan (`r` from [`Plan::tile_axis`]) in tiles of at most
+    /// `block` rows (outer axis `r`, strides `outer_strides[k][r]`) by `block` columns
+    /// (the inner run, strides `inner[k]`): `f(offsets of the tile's first element,
+    /// rows, cols)`. Tiles cover every element once; large plans are split over threads
+    /// by blocks of rows.
+    pub fn par_for_each_tile(
+        &self,
+        min_parallel: usize,
+        block: usize,
+        r: usize,
+        f: impl Fn([isize; N], usize, usize) + Sync,
+    ) {
         let nr = self.outer[r];
         let row_blocks = nr.div_ceil(block);
         let units = (self.runs() / nr) * row_blocks;
@@ -198,15 +217,12 @@ impl<const N: usize> Plan<N> {
                 let start = self.run_start(hi_run * nr + r0);
                 let mut c0 = 0;
                 while c0 < self.inner_len {
-                    let len = block.min(self.inner_len - c0);
-                    for i in 0..rows as isize {
-                        f(
-                            std::array::from_fn(|k| {
-                                start[k] + i * self.outer_strides[k][r] + c0 as isize * self.inner[k]
-                            }),
-                            len,
-                        );
-                    }
+                    let cols = block.min(self.inner_len - c0);
+                    f(
+                        std::array::from_fn(|k| start[k] + c0 as isize * self.inner[k]),
+                        rows,
+                        cols,
+                    );
                     c0 += block;
                 }
             }

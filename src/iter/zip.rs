@@ -11,8 +11,94 @@ use super::{Plan, SendPtr, check_plan_bounds};
 use crate::layout::dim::StrideVec;
 use std::mem::MaybeUninit;
 
-/// Side of the square tiles used for transposing plans (64×64 f32 = 16 KiB per operand).
-pub(crate) const TILE: usize = 64;
+/// Side of the square tiles used for transposing plans. Each operand's tile is staged
+/// through an L1-resident buffer (32×32 f32 = 4 KiB) in the order its memory runs, so a
+/// transposed operand is read along its contiguous axis and every cache line is used
+/// completely while it is loaded (walking it strided instead costs 3–7×, and
+/// power-of-two strides make the lines of one tile collide in the same cache set).
+pub(crate) const TILE: usize = 32;
+
+/// A tile buffer, row-major with row length [`TILE`].
+type TileBuf<T> = [MaybeUninit<T>; TILE * TILE];
+
+#[inline(always)]
+fn tile_buf<T>() -> TileBuf<T> {
+    [const { MaybeUninit::uninit() }; TILE * TILE]
+}
+
+/// Copies the `rows`×`cols` tile whose element `(i, c)` is at `p + i·rs + c·cs` into
+/// `buf[i·TILE + c]`, looping along whichever axis is contiguous in memory.
+///
+/// # Safety
+/// Every element of the tile must be readable through `p`.
+#[inline(always)]
+unsafe fn stage<T: Copy>(p: *const T, rs: isize, cs: isize, rows: usize, cols: usize, buf: &mut TileBuf<T>) {
+    // SAFETY: guaranteed by the caller; buffer indices are below TILE².
+    unsafe {
+        if cs.unsigned_abs() <= rs.unsigned_abs() {
+            for i in 0..rows {
+                let row = p.offset(i as isize * rs);
+                for (c, b) in buf[i * TILE..i * TILE + cols].iter_mut().enumerate() {
+                    b.write(*row.offset(c as isize * cs));
+                }
+            }
+        } else {
+            for c in 0..cols {
+                let col = p.offset(c as isize * cs);
+                for i in 0..rows {
+                    buf[i * TILE + c].write(*col.offset(i as isize * rs));
+                }
+            }
+        }
+    }
+}
+
+/// Writes a staged tile back (the inverse of [`stage`]).
+///
+/// # Safety
+/// Every element of the tile must be writable through `p` by this caller alone, and
+/// the first `cols` entries of the first `rows` buffer rows initialised.
+#[inline(always)]
+unsafe fn unstage<T: Copy>(p: *mut T, rs: isize, cs: isize, rows: usize, cols: usize, buf: &TileBuf<T>) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        if cs.unsigned_abs() <= rs.unsigned_abs() {
+            for i in 0..rows {
+                let row = p.offset(i as isize * rs);
+                for c in 0..cols {
+                    *row.offset(c as isize * cs) = buf[i * TILE + c].assume_init();
+                }
+            }
+        } else {
+            for c in 0..cols {
+                let col = p.offset(c as isize * cs);
+                for i in 0..rows {
+                    *col.offset(i as isize * rs) = buf[i * TILE + c].assume_init();
+                }
+            }
+        }
+    }
+}
+
+/// Row `i` (first `cols` entries) of a staged tile.
+///
+/// # Safety
+/// Those entries must be initialised.
+#[inline(always)]
+unsafe fn tile_row<T>(buf: &TileBuf<T>, i: usize, cols: usize) -> &[T] {
+    // SAFETY: `MaybeUninit<T>` has `T`'s layout; the entries are initialised (caller).
+    unsafe { std::slice::from_raw_parts(buf.as_ptr().add(i * TILE) as *const T, cols) }
+}
+
+/// Mutable row `i` of a staged tile.
+///
+/// # Safety
+/// As [`tile_row`].
+#[inline(always)]
+unsafe fn tile_row_mut<T>(buf: &mut TileBuf<T>, i: usize, cols: usize) -> &mut [T] {
+    // SAFETY: as `tile_row`.
+    unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().add(i * TILE) as *mut T, cols) }
+}
 
 /// A read operand: the whole buffer, strides already broadcast to the shared shape
 /// (stride 0 on broadcast axes), and the offset of element zero.
@@ -75,7 +161,26 @@ pub(crate) fn map_new_cost<A: Copy + Sync, O: Send>(
     check_plan_bounds(&plan, [n, a.buf.len()]);
     let [so, sa] = plan.inner;
     let (op, ap) = (SendPtr(out.as_mut_ptr()), ReadPtr(a.buf.as_ptr()));
-    plan.par_for_each_block(threshold(cost), TILE, |[oo, ao], len| {
+    if let Some(r) = plan.tile_axis(TILE).filter(|_| so == 1) {
+        let (ro, ra) = (plan.outer_strides[0][r], plan.outer_strides[1][r]);
+        plan.par_for_each_tile(threshold(cost), TILE, r, |[oo, ao], rows, cols| {
+            let mut ba = tile_buf::<A>();
+            // SAFETY: the tile lies inside both buffers (`check_plan_bounds`), output
+            // tiles are disjoint across threads, and `stage` initialises what is read.
+            unsafe {
+                stage(ap.at(ao), ra, sa, rows, cols, &mut ba);
+                for i in 0..rows {
+                    let o = std::slice::from_raw_parts_mut(op.get().offset(oo + i as isize * ro), cols);
+                    for (d, &x) in o.iter_mut().zip(tile_row(&ba, i, cols)) {
+                        d.write(f(x));
+                    }
+                }
+            }
+        });
+        // SAFETY: the tiles cover every element of the row-major output exactly once.
+        return unsafe { assume_init_vec(out) };
+    }
+    plan.par_for_each_run(threshold(cost), |[oo, ao], len| {
         // SAFETY: `check_plan_bounds` proved that every run lies inside both buffers;
         // runs handed to different threads are disjoint in the (row-major) output.
         unsafe { run1(op.get().offset(oo), so, ap.at(ao), sa, len, &f) }
@@ -101,7 +206,27 @@ pub(crate) fn map_new_slices<A: Copy + Sync, O: Copy + Default + Send>(
     check_plan_bounds(&plan, [n, a.buf.len()]);
     let [so, sa] = plan.inner;
     let (op, ap) = (SendPtr(out.as_mut_ptr()), ReadPtr(a.buf.as_ptr()));
-    plan.par_for_each_block(threshold(cost), TILE, |[oo, ao], len| {
+    if let Some(r) = plan.tile_axis(TILE).filter(|_| so == 1) {
+        let (ro, ra) = (plan.outer_strides[0][r], plan.outer_strides[1][r]);
+        plan.par_for_each_tile(threshold(cost), TILE, r, |[oo, ao], rows, cols| {
+            let mut ba = tile_buf::<A>();
+            let mut tmp = [O::default(); TILE];
+            // SAFETY: as in `map_new_cost`.
+            unsafe {
+                stage(ap.at(ao), ra, sa, rows, cols, &mut ba);
+                for i in 0..rows {
+                    fs(tile_row(&ba, i, cols), &mut tmp[..cols]);
+                    let o = std::slice::from_raw_parts_mut(op.get().offset(oo + i as isize * ro), cols);
+                    for (d, &t) in o.iter_mut().zip(&tmp[..cols]) {
+                        d.write(t);
+                    }
+                }
+            }
+        });
+        // SAFETY: the tiles cover every element of the row-major output exactly once.
+        return unsafe { assume_init_vec(out) };
+    }
+    plan.par_for_each_run(threshold(cost), |[oo, ao], len| {
         if so == 1 && sa == 1 {
             let mut tmp = [O::default(); CHUNK];
             let mut done = 0;
@@ -178,7 +303,27 @@ pub(crate) fn zip_new<A: Copy + Sync, B: Copy + Sync, O: Send>(
         ReadPtr(a.buf.as_ptr()),
         ReadPtr(b.buf.as_ptr()),
     );
-    plan.par_for_each_block(threshold(1), TILE, |[oo, ao, bo], len| {
+    if let Some(r) = plan.tile_axis(TILE).filter(|_| so == 1) {
+        let [ro, ra, rb] = std::array::from_fn(|k| plan.outer_strides[k][r]);
+        plan.par_for_each_tile(threshold(1), TILE, r, |[oo, ao, bo], rows, cols| {
+            let (mut ba, mut bb) = (tile_buf::<A>(), tile_buf::<B>());
+            // SAFETY: as in `map_new_cost`.
+            unsafe {
+                stage(ap.at(ao), ra, sa, rows, cols, &mut ba);
+                stage(bp.at(bo), rb, sb, rows, cols, &mut bb);
+                for i in 0..rows {
+                    let o = std::slice::from_raw_parts_mut(op.get().offset(oo + i as isize * ro), cols);
+                    let (x, y) = (tile_row(&ba, i, cols), tile_row(&bb, i, cols));
+                    for ((d, &p), &q) in o.iter_mut().zip(x).zip(y) {
+                        d.write(f(p, q));
+                    }
+                }
+            }
+        });
+        // SAFETY: the tiles cover every element of the row-major output exactly once.
+        return unsafe { assume_init_vec(out) };
+    }
+    plan.par_for_each_run(threshold(1), |[oo, ao, bo], len| {
         // SAFETY: every run lies inside its buffer (`check_plan_bounds`); output runs
         // handed to different threads are disjoint.
         unsafe {
@@ -272,7 +417,7 @@ pub(crate) struct Dst<'a, T> {
 
 /// `f(&mut o, b)` for every element `o` of the writable operand, `b` broadcast to its
 /// shape.
-pub(crate) fn zip_inplace<O: Send, B: Copy + Sync>(
+pub(crate) fn zip_inplace<O: Copy + Send, B: Copy + Sync>(
     shape: &[usize],
     out: Dst<'_, O>,
     b: Src<'_, B>,
@@ -282,7 +427,29 @@ pub(crate) fn zip_inplace<O: Send, B: Copy + Sync>(
     check_plan_bounds(&plan, [out.buf.len(), b.buf.len()]);
     let [so, sb] = plan.inner;
     let (op, bp) = (SendPtr(out.buf.as_mut_ptr()), ReadPtr(b.buf.as_ptr()));
-    plan.par_for_each_block(threshold(1), TILE, |[oo, bo], len| {
+    if let Some(r) = plan.tile_axis(TILE) {
+        let [ro, rb] = std::array::from_fn(|k| plan.outer_strides[k][r]);
+        plan.par_for_each_tile(threshold(1), TILE, r, |[oo, bo], rows, cols| {
+            let (mut bo_, mut bb) = (tile_buf::<O>(), tile_buf::<B>());
+            // SAFETY: the tile lies inside both buffers (`check_plan_bounds`); the
+            // output layout does not alias, so tiles handed to different threads are
+            // disjoint; `stage` initialises every entry that is read or written back.
+            unsafe {
+                let o = op.get().offset(oo);
+                stage(o, ro, so, rows, cols, &mut bo_);
+                stage(bp.at(bo), rb, sb, rows, cols, &mut bb);
+                for i in 0..rows {
+                    let y = tile_row(&bb, i, cols);
+                    for (x, &y) in tile_row_mut(&mut bo_, i, cols).iter_mut().zip(y) {
+                        f(x, y);
+                    }
+                }
+                unstage(o, ro, so, rows, cols, &bo_);
+            }
+        });
+        return;
+    }
+    plan.par_for_each_run(threshold(1), |[oo, bo], len| {
         // SAFETY: runs lie inside the buffers (`check_plan_bounds`); the output layout
         // does not alias, so runs handed to different threads are disjoint, and the
         // read operand is a different buffer (a shared borrow next to a unique one).
