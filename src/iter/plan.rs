@@ -206,24 +206,30 @@ impl<const N: usize> Plan<N> {
         r: usize,
         f: impl Fn([isize; N], usize, usize) + Sync,
     ) {
+        // Tiles walk down the outer axis `r` within one block of columns: the
+        // transposed operand (unit stride along `r`) is then read as `block` sequential
+        // streams, which the hardware prefetchers follow, and the other operands
+        // advance by whole rows.
         let nr = self.outer[r];
-        let row_blocks = nr.div_ceil(block);
-        let units = (self.runs() / nr) * row_blocks;
+        let col_blocks = self.inner_len.div_ceil(block);
+        let units = (self.runs() / nr) * col_blocks;
         let tile_rows = |lo: usize, hi: usize| {
             for u in lo..hi {
-                let (hi_run, rb) = (u / row_blocks, u % row_blocks);
-                let r0 = rb * block;
-                let rows = block.min(nr - r0);
-                let start = self.run_start(hi_run * nr + r0);
-                let mut c0 = 0;
-                while c0 < self.inner_len {
-                    let cols = block.min(self.inner_len - c0);
+                let (hi_run, cb) = (u / col_blocks, u % col_blocks);
+                let c0 = cb * block;
+                let cols = block.min(self.inner_len - c0);
+                let start = self.run_start(hi_run * nr);
+                let mut r0 = 0;
+                while r0 < nr {
+                    let rows = block.min(nr - r0);
                     f(
-                        std::array::from_fn(|k| start[k] + c0 as isize * self.inner[k]),
+                        std::array::from_fn(|k| {
+                            start[k] + r0 as isize * self.outer_strides[k][r] + c0 as isize * self.inner[k]
+                        }),
                         rows,
                         cols,
                     );
-                    c0 += block;
+                    r0 += block;
                 }
             }
         };
