@@ -103,7 +103,7 @@ proptest! {
         let (r, c) = (rng.random_range(1..9), rng.random_range(1..9));
         let mut base = random_base(&mut rng, vec![r, c]);
         let orig = base.clone();
-        let row = random_base(&mut rng, vec![(c + 1) / 2]);
+        let row = random_base(&mut rng, vec![c.div_ceil(2)]);
         {
             let mut v = base.slice_mut(s![.., ..;-2]);
             v += &row;

@@ -1,5 +1,5 @@
 //! ULP sweeps of the f32 unary functions that do not come from `vmath` (whose own
-//! sweeps live in `kernels::vmath`): every 257th bit pattern of the finite f32 values
+//! sweeps live in `kernels::vmath`): every 257th (release) or 4099th (debug) bit pattern of the finite f32 values
 //! in each function's domain, through the tensor method, against the f64 evaluation
 //! rounded to f32. The measured maxima are printed (`--nocapture`) and asserted.
 
@@ -15,10 +15,10 @@ fn ulp_diff(a: f32, b: f32) -> u32 {
     a.to_bits().abs_diff(b.to_bits())
 }
 
-/// Every 257th finite f32 in `[lo, hi]`.
+/// Every 257th finite f32 in `[lo, hi]` (every 4099th in unoptimised builds).
 fn sample(lo: f32, hi: f32) -> Vec<f32> {
     (0..u32::MAX)
-        .step_by(257)
+        .step_by(if cfg!(debug_assertions) { 4099 } else { 257 })
         .map(f32::from_bits)
         .filter(|x| x.is_finite() && *x >= lo && *x <= hi)
         .collect()
@@ -66,7 +66,7 @@ fn f32_functions_beyond_vmath_stay_within_their_ulp_bounds() {
     ];
     for &(name, lo, hi, f, reference, bound) in cases {
         let xs = sample(lo, hi);
-        assert!(xs.len() > 1000, "{name}: too few samples");
+        assert!(xs.len() > 200_000, "{name}: too few samples");
         let t = Tensor::from_vec(xs.clone(), vec![xs.len()]).unwrap();
         let got = f(&t).to_vec();
         let (mut worst, mut at) = (0u32, 0.0f32);

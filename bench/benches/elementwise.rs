@@ -175,6 +175,23 @@ fn main() {
         String::new(),
     );
 
+    // Where does splitting over threads start to pay? `a + a` on n elements with one
+    // thread and with all, around the engine's PARALLEL_THRESHOLD.
+    println!(
+        "\nparallel threshold sweep (engine threshold: {} elements)",
+        ferrotensor::iter::PARALLEL_THRESHOLD
+    );
+    println!("| elements | 1 thread (µs) | all threads, forced split (µs) |\n|---|---|---|");
+    for log in [12, 14, 15, 16, 17, 18, 20] {
+        let x = Tensor::<f32, _>::ones([1usize << log]);
+        let one =
+            ferrotensor::with_num_threads(1, || time_median(0.2, || drop(black_box(&x + &x))));
+        let all = ferrotensor::iter::with_parallel_threshold(0, || {
+            time_median(0.2, || drop(black_box(&x + &x)))
+        });
+        println!("| 2^{log} | {:.1} | {:.1} |", one * 1e6, all * 1e6);
+    }
+
     println!("\nSTREAM triad (256 MB, all threads): {stream:.1} GB/s");
     t.print("element-wise, f32 [4096, 4096]");
 }

@@ -29,6 +29,36 @@ use crate::layout::{Dimension, Layout};
 /// the rayon hand-off costs more than it saves on a 2-core machine).
 pub const PARALLEL_THRESHOLD: usize = 1 << 17;
 
+thread_local! {
+    static THRESHOLD_OVERRIDE: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with the element-wise kernels' parallel threshold set to `elements` on this
+/// thread (restored afterwards, also on panic): a tool for measuring where splitting
+/// pays (`0` splits everything that has at least two runs or elements).
+///
+/// ```
+/// use ferrotensor::prelude::*;
+/// let a = Tensor::<f32, _>::ones([64, 64]);
+/// let b = ferrotensor::iter::with_parallel_threshold(0, || &a + &a);
+/// assert_eq!(b.to_vec(), vec![2.0; 4096]);
+/// ```
+pub fn with_parallel_threshold<R>(elements: usize, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<usize>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            THRESHOLD_OVERRIDE.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(THRESHOLD_OVERRIDE.with(|c| c.replace(Some(elements))));
+    f()
+}
+
+/// The threshold override of [`with_parallel_threshold`], if any.
+pub(crate) fn threshold_override() -> Option<usize> {
+    THRESHOLD_OVERRIDE.with(|c| c.get())
+}
+
 /// A raw pointer that may be sent to other threads: kernels give each thread
 /// disjoint runs of one buffer.
 pub(crate) struct SendPtr<T>(pub *mut T);

@@ -139,7 +139,7 @@ pub(crate) fn c_strides(shape: &[usize]) -> StrideVec {
 /// Minimum element count for a parallel split, scaled down for expensive functions.
 #[inline]
 fn threshold(cost: usize) -> usize {
-    (super::PARALLEL_THRESHOLD / cost.max(1)).max(1 << 12)
+    super::threshold_override().unwrap_or((super::PARALLEL_THRESHOLD / cost.max(1)).max(1 << 12))
 }
 
 /// `f(a)` of every element of `shape`, as a row-major vector.
@@ -482,3 +482,7 @@ pub(crate) fn zip_inplace<O: Copy + Send, B: Copy + Sync>(
 pub(crate) fn map_inplace<O: Send>(shape: &[usize], out: Dst<'_, O>, f: impl Fn(&mut O) + Sync) {
     super::apply1(out.buf, shape, out.strides, out.off, f)
 }
+
+#[cfg(test)]
+#[path = "zip_tests.rs"]
+mod tests;

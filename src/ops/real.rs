@@ -121,7 +121,7 @@ impl<T: Float> Real for T {
     }
     #[inline(always)]
     fn r_is_nan(self) -> bool {
-        self != self
+        num_traits::Float::is_nan(self)
     }
     #[inline(always)]
     fn r_is_inf(self) -> bool {

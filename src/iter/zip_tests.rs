@@ -1,0 +1,121 @@
+//! Unit tests of the engine kernels, small enough for Miri
+//! (`cargo +nightly miri test --lib iter::`): every path (unit stride, broadcast,
+//! strided, negative strides, tiled transposes, in place, slice kernels) against a naive
+//! index computation.
+
+use super::*;
+
+/// Element of a 2-D layout at `(i, j)`.
+fn at(buf: &[i32], strides: &[isize], off: usize, i: usize, j: usize) -> i32 {
+    buf[(off as isize + i as isize * strides[0] + j as isize * strides[1]) as usize]
+}
+
+#[test]
+fn map_and_zip_cover_every_path() {
+    let (r, c) = (33usize, 35usize); // over TILE, ragged tiles
+    let a: Vec<i32> = (0..(r * c) as i32).collect();
+    let b: Vec<i32> = (0..(r * c) as i32).map(|x| x * 7 - 3).collect();
+    let row: Vec<i32> = (0..c as i32).collect();
+    let layouts: [(&[isize], usize); 3] = [
+        (&[c as isize, 1], 0),             // row-major
+        (&[1, r as isize], 0),             // transposed (column-major)
+        (&[-(c as isize), -1], r * c - 1), // both axes flipped
+    ];
+    for (sa, oa) in layouts {
+        for (sb, ob) in layouts {
+            let got = zip_new(&[r, c], Src::new(&a, sa, oa), Src::new(&b, sb, ob), |x, y| x * 3 + y);
+            for i in 0..r {
+                for j in 0..c {
+                    let want = at(&a, sa, oa, i, j) * 3 + at(&b, sb, ob, i, j);
+                    assert_eq!(got[i * c + j], want, "{sa:?} {sb:?} at ({i}, {j})");
+                }
+            }
+        }
+        let m = map_new(&[r, c], Src::new(&a, sa, oa), |x| x - 1);
+        let s = map_new_slices(
+            &[r, c],
+            Src::new(&a, sa, oa),
+            1,
+            |x| x + 5,
+            |src: &[i32], dst: &mut [i32]| {
+                for (d, s) in dst.iter_mut().zip(src) {
+                    *d = s + 5;
+                }
+            },
+        );
+        let bc = zip_new(&[r, c], Src::new(&a, sa, oa), Src::new(&row, &[0, 1], 0), |x, y| x - y);
+        for i in 0..r {
+            for j in 0..c {
+                let x = at(&a, sa, oa, i, j);
+                assert_eq!(
+                    (m[i * c + j], s[i * c + j], bc[i * c + j]),
+                    (x - 1, x + 5, x - j as i32)
+                );
+            }
+        }
+    }
+    let cond: Vec<bool> = (0..c).map(|j| j % 3 == 0).collect();
+    let w = zip3_new(
+        &[r, c],
+        Src::new(&cond, &[0, 1], 0),
+        Src::new(&a, &[c as isize, 1], 0),
+        Src::new(&b, &[1, r as isize], 0),
+        |k, x, y| if k { x } else { y },
+    );
+    for i in 0..r {
+        for j in 0..c {
+            let want = if j % 3 == 0 { a[i * c + j] } else { b[j * r + i] };
+            assert_eq!(w[i * c + j], want);
+        }
+    }
+}
+
+#[test]
+fn in_place_zip_with_transposed_destination_and_source() {
+    let (r, c) = (34usize, 40usize);
+    let b: Vec<i32> = (0..(r * c) as i32).collect();
+    for (so, sb) in [
+        ([c as isize, 1], [1, r as isize]),
+        ([1, r as isize], [c as isize, 1]),
+        ([1, r as isize], [1, r as isize]),
+    ] {
+        let mut out: Vec<i32> = vec![1; r * c];
+        zip_inplace(
+            &[r, c],
+            Dst {
+                buf: &mut out,
+                strides: &so,
+                off: 0,
+            },
+            Src::new(&b, &sb, 0),
+            |x, y| *x += y,
+        );
+        for i in 0..r {
+            for j in 0..c {
+                assert_eq!(at(&out, &so, 0, i, j), 1 + at(&b, &sb, 0, i, j));
+            }
+        }
+    }
+    let mut out = vec![0; 6];
+    map_inplace(
+        &[2, 3],
+        Dst {
+            buf: &mut out,
+            strides: &[1, 2],
+            off: 0,
+        },
+        |x| *x += 4,
+    );
+    assert_eq!(out, vec![4; 6]);
+}
+
+#[test]
+fn empty_and_scalar_shapes() {
+    let a = [5i32];
+    assert_eq!(map_new(&[], Src::new(&a, &[], 0), |x| x * 2), vec![10]);
+    assert!(map_new(&[0, 3], Src::new(&a, &[0, 0], 0), |x| x).is_empty());
+    assert_eq!(
+        zip_new(&[3], Src::new(&a, &[0], 0), Src::new(&a, &[0], 0), |x, y| x + y),
+        vec![10; 3]
+    );
+}
