@@ -142,6 +142,24 @@ fn threshold(cost: usize) -> usize {
     super::threshold_override().unwrap_or((super::PARALLEL_THRESHOLD / cost.max(1)).max(1 << 12))
 }
 
+/// A fresh row-major output of `shape` and the plan over it (operand 0) and the
+/// inputs (`strides[0]`, `offsets[0]` and `lens[0]` are ignored), checked to stay inside
+/// every buffer.
+fn output_plan<O, const N: usize>(
+    shape: &[usize],
+    strides: [&[isize]; N],
+    offsets: [usize; N],
+    lens: [usize; N],
+) -> (Vec<MaybeUninit<O>>, Plan<N>) {
+    let n: usize = shape.iter().product();
+    let cs = c_strides(shape);
+    let st: [&[isize]; N] = std::array::from_fn(|k| if k == 0 { &cs[..] } else { strides[k] });
+    let offs = std::array::from_fn(|k| if k == 0 { 0 } else { offsets[k] });
+    let plan = Plan::new(shape, st, offs, true);
+    check_plan_bounds(&plan, std::array::from_fn(|k| if k == 0 { n } else { lens[k] }));
+    (uninit_vec::<O>(n), plan)
+}
+
 /// `f(a)` of every element of `shape`, as a row-major vector.
 pub(crate) fn map_new<A: Copy + Sync, O: Send>(shape: &[usize], a: Src<'_, A>, f: impl Fn(A) -> O + Sync) -> Vec<O> {
     map_new_cost(shape, a, 1, f)
@@ -154,11 +172,7 @@ pub(crate) fn map_new_cost<A: Copy + Sync, O: Send>(
     cost: usize,
     f: impl Fn(A) -> O + Sync,
 ) -> Vec<O> {
-    let n: usize = shape.iter().product();
-    let mut out = uninit_vec::<O>(n);
-    let cs = c_strides(shape);
-    let plan = Plan::<2>::new(shape, [&cs, a.strides], [0, a.off], true);
-    check_plan_bounds(&plan, [n, a.buf.len()]);
+    let (mut out, plan) = output_plan::<O, 2>(shape, [&[], a.strides], [0, a.off], [0, a.buf.len()]);
     let [so, sa] = plan.inner;
     let (op, ap) = (SendPtr(out.as_mut_ptr()), ReadPtr(a.buf.as_ptr()));
     if let Some(r) = plan.tile_axis(TILE).filter(|_| so == 1) {
@@ -199,11 +213,7 @@ pub(crate) fn map_new_slices<A: Copy + Sync, O: Copy + Default + Send>(
     fs: impl Fn(&[A], &mut [O]) + Sync,
 ) -> Vec<O> {
     const CHUNK: usize = 256;
-    let n: usize = shape.iter().product();
-    let mut out = uninit_vec::<O>(n);
-    let cs = c_strides(shape);
-    let plan = Plan::<2>::new(shape, [&cs, a.strides], [0, a.off], true);
-    check_plan_bounds(&plan, [n, a.buf.len()]);
+    let (mut out, plan) = output_plan::<O, 2>(shape, [&[], a.strides], [0, a.off], [0, a.buf.len()]);
     let [so, sa] = plan.inner;
     let (op, ap) = (SendPtr(out.as_mut_ptr()), ReadPtr(a.buf.as_ptr()));
     if let Some(r) = plan.tile_axis(TILE).filter(|_| so == 1) {
@@ -292,11 +302,12 @@ pub(crate) fn zip_new<A: Copy + Sync, B: Copy + Sync, O: Send>(
     b: Src<'_, B>,
     f: impl Fn(A, B) -> O + Sync,
 ) -> Vec<O> {
-    let n: usize = shape.iter().product();
-    let mut out = uninit_vec::<O>(n);
-    let cs = c_strides(shape);
-    let plan = Plan::<3>::new(shape, [&cs, a.strides, b.strides], [0, a.off, b.off], true);
-    check_plan_bounds(&plan, [n, a.buf.len(), b.buf.len()]);
+    let (mut out, plan) = output_plan::<O, 3>(
+        shape,
+        [&[], a.strides, b.strides],
+        [0, a.off, b.off],
+        [0, a.buf.len(), b.buf.len()],
+    );
     let [so, sa, sb] = plan.inner;
     let (op, ap, bp) = (
         SendPtr(out.as_mut_ptr()),
@@ -376,16 +387,12 @@ pub(crate) fn zip3_new<A: Copy + Sync, B: Copy + Sync, C: Copy + Sync, O: Send>(
     c: Src<'_, C>,
     f: impl Fn(A, B, C) -> O + Sync,
 ) -> Vec<O> {
-    let n: usize = shape.iter().product();
-    let mut out = uninit_vec::<O>(n);
-    let cs = c_strides(shape);
-    let plan = Plan::<4>::new(
+    let (mut out, plan) = output_plan::<O, 4>(
         shape,
-        [&cs, a.strides, b.strides, c.strides],
+        [&[], a.strides, b.strides, c.strides],
         [0, a.off, b.off, c.off],
-        true,
+        [0, a.buf.len(), b.buf.len(), c.buf.len()],
     );
-    check_plan_bounds(&plan, [n, a.buf.len(), b.buf.len(), c.buf.len()]);
     let [so, sa, sb, sc] = plan.inner;
     let op = SendPtr(out.as_mut_ptr());
     let (ap, bp, cp) = (

@@ -6,6 +6,12 @@
 //! Rust's `std` functions (the platform libm, ≤ 1–2 ulp) or, for `asinh`, `acosh` and
 //! `atanh` (whose `std` forms lose up to ~13 ulp near the ends), the `libm` crate; `softplus` is
 //! `max(x, 0) + ln_1p(e^-|x|)`. `round` rounds half to even (NumPy `round`/`rint`).
+//!
+//! Measured maximum error of the `f32` functions beyond `vmath`, against the `f64`
+//! function rounded to `f32`, on every 257th finite bit pattern of the domain
+//! (`tests/ulp_sweep.rs`): `sqrt`, `cbrt`, `recip` 0 ulp; `exp2`, `expm1`, `log2`,
+//! `log1p`, `sin`, `cos`, `tan` (|x| ≤ 10⁴), `asin`, `acos`, `atan`, `softplus` 1 ulp;
+//! `log10`, `sinh`, `cosh`, `asinh`, `acosh`, `atanh` 2 ulp.
 
 use super::Real;
 use super::core::map_with;
