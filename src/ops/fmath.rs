@@ -144,3 +144,40 @@ pub(crate) mod f64fix {
         silu vsilu silu_slice;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use half::f16;
+
+    fn twice32(s: &[f32], d: &mut [f32]) {
+        for (d, s) in d.iter_mut().zip(s) {
+            *d = s * 2.0;
+        }
+    }
+    fn twice64(s: &[f64], d: &mut [f64]) {
+        for (d, s) in d.iter_mut().zip(s) {
+            *d = s * 2.0;
+        }
+    }
+
+    fn twice() -> FloatFn<fn(f32) -> f32, fn(f64) -> f64> {
+        FloatFn {
+            f32: |x| x * 2.0,
+            f64: |x| x * 2.0,
+            slices: Some((twice32, twice64)),
+            cost: 1,
+        }
+    }
+
+    #[test]
+    fn float_map_dispatches_each_type_and_layout() {
+        let a = Tensor::from_vec((0..6).map(|x| x as f64).collect(), [2, 3]).unwrap();
+        assert_eq!(float_map(&a.t(), twice()).to_vec(), vec![0.0, 6.0, 2.0, 8.0, 4.0, 10.0]);
+        let b = Tensor::from_vec((0..6).map(|x| x as f32).collect(), [6]).unwrap();
+        assert_eq!(float_map(&b, twice()).to_vec(), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+        let h = Tensor::from_vec(vec![f16::from_f32(1.5)], [1]).unwrap();
+        assert_eq!(float_map(&h, twice()).to_vec(), vec![f16::from_f32(3.0)]);
+        assert_eq!(cast_slice::<f32, f64>(&[1.0f32]), None);
+    }
+}
