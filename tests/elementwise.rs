@@ -134,6 +134,9 @@ fn large_transposed_and_broadcast_cases_use_tiles_and_threads() {
         }
     }
     assert_eq!(s[[r - 1, c - 1]], a[[r - 1, c - 1]] + b[[c - 1, r - 1]]);
+    // same-shape contiguous operands take the slice fast path, split over threads
+    let twice = &a + &a;
+    assert_eq!(twice[[r - 1, 7]], 2.0 * a[[r - 1, 7]]);
     // single-threaded gives the same result
     let s1 = ferrotensor::with_num_threads(1, || &a + &b.t());
     assert_eq!(s1.to_vec(), s.to_vec());

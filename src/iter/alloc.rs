@@ -60,7 +60,11 @@ mod tests {
 
     #[test]
     fn uninit_then_init_round_trip() {
-        let big = if cfg!(miri) { 1000 } else { (HUGE_PAGE_MIN_BYTES / 4) + 3 };
+        let big = if cfg!(miri) {
+            1000
+        } else {
+            (HUGE_PAGE_MIN_BYTES / 4) + 3
+        };
         for n in [0usize, 1, 7, big] {
             let mut v = uninit_vec::<f32>(n);
             for (i, x) in v.iter_mut().enumerate() {

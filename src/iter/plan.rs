@@ -233,8 +233,12 @@ impl<const N: usize> Plan<N> {
                 }
             }
         };
+        // (The cheap size test first: asking rayon for its pool costs more than a tiny op.)
+        if self.len() < min_parallel.max(2) || units < 2 {
+            return tile_rows(0, units);
+        }
         let threads = crate::threads::num_threads();
-        if threads <= 1 || self.len() < min_parallel.max(2) || units < 2 {
+        if threads <= 1 {
             return tile_rows(0, units);
         }
         let tasks = (threads * 4).min(units);
@@ -248,12 +252,11 @@ impl<const N: usize> Plan<N> {
     /// least `min_parallel` elements. Pieces are disjoint and cover every element once.
     pub fn par_for_each_run(&self, min_parallel: usize, f: impl Fn([isize; N], usize) + Sync) {
         let total = self.len();
-        let threads = crate::threads::num_threads();
-        if threads <= 1 || total < min_parallel.max(2) {
+        if total < min_parallel.max(2) || crate::threads::num_threads() <= 1 {
             self.for_runs(0..self.runs(), 0..self.inner_len, &mut |o, l| f(o, l));
             return;
         }
-        let tasks = threads * 4;
+        let tasks = crate::threads::num_threads() * 4;
         let runs = self.runs();
         use rayon::prelude::*;
         if runs >= tasks {

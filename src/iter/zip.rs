@@ -160,6 +160,35 @@ fn output_plan<O, const N: usize>(
     (uninit_vec::<O>(n), plan)
 }
 
+/// `f(a[i], b[i])` for two equally long contiguous slices: the fast path of same-shape
+/// row-major operands (no plan to build), split over threads when large.
+pub(crate) fn zip_contig<A: Copy + Sync, B: Copy + Sync, O: Send>(
+    a: &[A],
+    b: &[B],
+    cost: usize,
+    f: impl Fn(A, B) -> O + Sync,
+) -> Vec<O> {
+    assert_eq!(a.len(), b.len(), "zip_contig: lengths differ");
+    let mut out = uninit_vec::<O>(a.len());
+    let kernel = |o: &mut [MaybeUninit<O>], a: &[A], b: &[B]| {
+        for ((d, &x), &y) in o.iter_mut().zip(a).zip(b) {
+            d.write(f(x, y));
+        }
+    };
+    if a.len() < threshold(cost) || crate::threads::num_threads() <= 1 {
+        kernel(&mut out, a, b);
+    } else {
+        use rayon::prelude::*;
+        let chunk = a.len().div_ceil(crate::threads::num_threads() * 4);
+        out.par_chunks_mut(chunk)
+            .zip(a.par_chunks(chunk))
+            .zip(b.par_chunks(chunk))
+            .for_each(|((o, a), b)| kernel(o, a, b));
+    }
+    // SAFETY: the chunks cover every element of `out`, each written once.
+    unsafe { assume_init_vec(out) }
+}
+
 /// `f(a)` of every element of `shape`, as a row-major vector.
 pub(crate) fn map_new<A: Copy + Sync, O: Send>(shape: &[usize], a: Src<'_, A>, f: impl Fn(A) -> O + Sync) -> Vec<O> {
     map_new_cost(shape, a, 1, f)

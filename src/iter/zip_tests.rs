@@ -119,3 +119,13 @@ fn empty_and_scalar_shapes() {
         vec![10; 3]
     );
 }
+
+#[test]
+fn contiguous_fast_path_serial_and_split() {
+    let a: Vec<i32> = (0..100).collect();
+    let b: Vec<i32> = (0..100).map(|x| 2 * x).collect();
+    let want: Vec<i32> = (0..100).map(|x| 3 * x).collect();
+    assert_eq!(zip_contig(&a, &b, 1, |x, y| x + y), want);
+    let split = crate::iter::with_parallel_threshold(0, || zip_contig(&a, &b, 1, |x, y| x + y));
+    assert_eq!(split, want);
+}

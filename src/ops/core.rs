@@ -59,6 +59,11 @@ where
     D2: Dimension,
 {
     let shape = broadcast_shapes(a.shape(), b.shape(), op)?;
+    if let (Some(x), Some(y)) = (a.as_slice(), b.as_slice())
+        && a.shape() == b.shape()
+    {
+        return Ok(from_c_vec(zip::zip_contig(x, y, 1, f), &shape));
+    }
     let (la, lb) = (layout_to(a, &shape, op)?, layout_to(b, &shape, op)?);
     let data = zip::zip_new(&shape, src(a, &la), src(b, &lb), f);
     Ok(from_c_vec(data, &shape))
