@@ -54,6 +54,33 @@ fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
 #[cfg(not(all(target_os = "linux", not(miri))))]
 fn advise_huge_pages(_ptr: *mut u8, _bytes: usize) {}
 
+/// Opt-in: keeps freed large buffers in the process heap so the next large output
+/// reuses already-mapped memory instead of page-faulting fresh pages (the dominant
+/// cost of memory-bound operations on large tensors). It raises glibc's `mmap` and
+/// trim thresholds to 1 GiB (`mallopt`), which affects the whole process: memory of
+/// freed buffers is kept by the allocator for reuse rather than returned to the
+/// system. Returns `false` (doing nothing) where glibc is not the allocator.
+///
+/// ```
+/// let applied = ferrotensor::iter::retain_large_buffers();
+/// assert_eq!(applied, cfg!(all(target_os = "linux", target_env = "gnu")));
+/// ```
+pub fn retain_large_buffers() -> bool {
+    #[cfg(all(target_os = "linux", target_env = "gnu", not(miri)))]
+    {
+        // SAFETY: `mallopt` only changes allocator tuning parameters.
+        unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 30);
+            libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
+        }
+        true
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu", not(miri))))]
+    {
+        false
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

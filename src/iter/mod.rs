@@ -20,6 +20,7 @@ mod iters;
 pub(crate) mod plan;
 pub(crate) mod zip;
 
+pub use alloc::retain_large_buffers;
 pub use iters::{IndexedIter, Iter, IterMut};
 pub(crate) use plan::Plan;
 
