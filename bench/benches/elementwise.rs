@@ -195,7 +195,7 @@ fn main() {
     // Where does splitting over threads start to pay? `a + a` on n elements with one
     // thread and with the split forced, around the engine's PARALLEL_THRESHOLD.
     println!(
-        "\nparallel threshold sweep (engine threshold: {} elements)",
+        "\n### Parallel threshold sweep (engine threshold: {} elements)\n",
         ferrotensor::iter::PARALLEL_THRESHOLD
     );
     println!("| elements | 1 thread (µs) | all threads, forced split (µs) |\n|---|---|---|");
