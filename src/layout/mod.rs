@@ -15,6 +15,7 @@
 //! ```
 
 pub mod dim;
+pub mod rearrange;
 pub mod reshape;
 pub mod slice;
 mod strides;

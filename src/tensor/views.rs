@@ -12,7 +12,7 @@ use crate::layout::{Dimension, IntoShape, IxDyn, Layout, Order};
 use crate::storage::{CowRepr, Storage, StorageMut, ViewMutRepr, ViewRepr};
 
 impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
-    fn with_layout<D2: Dimension>(&self, layout: Layout<D2>) -> TensorView<'a, T, D2> {
+    pub(super) fn with_layout<D2: Dimension>(&self, layout: Layout<D2>) -> TensorView<'a, T, D2> {
         debug_assert!(layout.check_in_buffer(self.storage.0.len(), "view").is_ok());
         TensorBase {
             storage: ViewRepr(self.storage.0),
@@ -512,32 +512,12 @@ fn reshape_impl<'b, T: Element, D: Dimension, D2: Dimension>(
 
 /// Resolves one `-1` in a requested shape against an element count.
 pub(crate) fn infer_shape(shape: &[isize], size: usize, old: &[usize], op: &'static str) -> Result<Vec<usize>> {
-    use crate::error::{Error, fmt_shape};
-    let unknown: Vec<usize> = (0..shape.len()).filter(|&i| shape[i] == -1).collect();
-    if unknown.len() > 1 {
-        return Err(Error::value(
-            op,
-            format!("can only specify one unknown dimension, got {shape:?}"),
-        ));
-    }
-    if let Some(&bad) = shape.iter().find(|&&d| d < -1) {
-        return Err(Error::value(op, format!("negative dimension {bad} in {shape:?}")));
-    }
-    let known: usize = shape.iter().filter(|&&d| d >= 0).map(|&d| d as usize).product();
-    let mut dims: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
-    if let Some(&u) = unknown.first() {
-        if known == 0 || size % known != 0 {
-            return Err(Error::shape(
-                op,
-                format!(
-                    "cannot reshape array of size {} (shape {}) into shape {:?}",
-                    size,
-                    fmt_shape(old),
-                    shape
-                ),
-            ));
-        }
-        dims[u] = size / known;
-    }
-    Ok(dims)
+    crate::layout::reshape::infer_sizes(shape, size, op, || {
+        format!(
+            "cannot reshape array of size {} (shape {}) into shape {:?}",
+            size,
+            crate::error::fmt_shape(old),
+            shape
+        )
+    })
 }
