@@ -22,6 +22,38 @@ pub fn reshape_layout<D: Dimension, D2: Dimension>(
     order: Order,
     op: &'static str,
 ) -> Result<Option<Layout<D2>>> {
+    reshape_layout_with(layout, new_shape, order, op, true)
+}
+
+/// Like [`reshape_layout`] for a shape that was given with a `-1`: NumPy compares the
+/// requested shape with the old one before inferring the `-1`, so its "same shape, keep
+/// the strides" shortcut never applies and length-1 axes get NumPy's reshape strides.
+///
+/// ```
+/// use ferrotensor::layout::{Layout, reshape::{reshape_layout, reshape_layout_inferred}};
+/// use ferrotensor::Order;
+/// let l = Layout::new([1usize, 1], [-2isize, 6], 9);
+/// let kept = reshape_layout(&l, [1usize, 1], Order::RowMajor, "reshape").unwrap().unwrap();
+/// assert_eq!(kept.strides(), &[-2, 6]);
+/// let fresh = reshape_layout_inferred(&l, [1usize, 1], Order::RowMajor, "reshape").unwrap().unwrap();
+/// assert_eq!(fresh.strides(), &[1, 1]);
+/// ```
+pub fn reshape_layout_inferred<D: Dimension, D2: Dimension>(
+    layout: &Layout<D>,
+    new_shape: D2,
+    order: Order,
+    op: &'static str,
+) -> Result<Option<Layout<D2>>> {
+    reshape_layout_with(layout, new_shape, order, op, false)
+}
+
+fn reshape_layout_with<D: Dimension, D2: Dimension>(
+    layout: &Layout<D>,
+    new_shape: D2,
+    order: Order,
+    op: &'static str,
+    same_shape_shortcut: bool,
+) -> Result<Option<Layout<D2>>> {
     let new_size = super::checked_size(new_shape.slice(), op)?;
     if new_size != layout.size() {
         return Err(Error::shape(
@@ -34,7 +66,7 @@ pub fn reshape_layout<D: Dimension, D2: Dimension>(
         ));
     }
     let mut strides = D2::zero_strides(new_shape.ndim());
-    if new_shape.slice() == layout.shape() {
+    if same_shape_shortcut && new_shape.slice() == layout.shape() {
         strides.as_mut().copy_from_slice(layout.strides());
         return Ok(Some(Layout::new(new_shape, strides, layout.offset)));
     }
@@ -210,6 +242,11 @@ pub fn split_axis_layout<D: Dimension>(layout: &Layout<D>, axis: isize, sizes: &
     let mut dims: Vec<usize> = layout.shape()[..ax].to_vec();
     dims.extend_from_slice(&parts);
     dims.extend_from_slice(&layout.shape()[ax + 1..]);
+    let dims = super::IxDyn::from(&dims[..]);
+    // NumPy's rule gives the same view with NumPy's strides on length-1 axes.
+    if let Some(l) = reshape_layout(layout, dims.clone(), Order::RowMajor, "split_axis")? {
+        return Ok(l);
+    }
     let mut strides: Vec<isize> = layout.strides()[..ax].to_vec();
     let mut acc = layout.strides()[ax];
     let mut split = vec![0isize; parts.len()];
@@ -219,7 +256,7 @@ pub fn split_axis_layout<D: Dimension>(layout: &Layout<D>, axis: isize, sizes: &
     }
     strides.extend_from_slice(&split);
     strides.extend_from_slice(&layout.strides()[ax + 1..]);
-    Ok(Layout::new(super::IxDyn::from(&dims[..]), strides.into_iter().collect(), layout.offset))
+    Ok(Layout::new(dims, strides.into_iter().collect(), layout.offset))
 }
 
 /// Resolves one `-1` in `sizes` so that their product is `total`; `Err` (with the
