@@ -55,8 +55,15 @@ enum Atom {
     Ellipsis,
 }
 
-/// One side of a pattern: a list of groups (a top-level name is a group of one).
-type Side = Vec<Vec<Atom>>;
+/// One group of a pattern side: a top-level atom, or a parenthesised list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Group {
+    paren: bool,
+    atoms: Vec<Atom>,
+}
+
+/// One side of a pattern: a list of groups.
+type Side = Vec<Group>;
 
 fn err(pattern: &str, msg: impl std::fmt::Display) -> Error {
     Error::value("rearrange", format!("pattern '{pattern}': {msg}"))
@@ -76,8 +83,8 @@ fn parse_side(pattern: &str, text: &str, left: bool) -> Result<Side> {
             open = Some(Vec::new());
             chars.next();
         } else if c == ')' {
-            let g = open.take().ok_or_else(|| err(pattern, "unbalanced ')'"))?;
-            groups.push(g);
+            let atoms = open.take().ok_or_else(|| err(pattern, "unbalanced ')'"))?;
+            groups.push(Group { paren: true, atoms });
             chars.next();
         } else {
             let mut end = i;
@@ -110,19 +117,22 @@ fn parse_side(pattern: &str, text: &str, left: bool) -> Result<Side> {
             };
             match open.as_mut() {
                 Some(g) => g.push(atom),
-                None => groups.push(vec![atom]),
+                None => groups.push(Group {
+                    paren: false,
+                    atoms: vec![atom],
+                }),
             }
         }
     }
     if open.is_some() {
         return Err(err(pattern, "unbalanced '('"));
     }
-    let ell = groups.iter().flatten().filter(|a| **a == Atom::Ellipsis).count();
+    let ell = groups.iter().flat_map(|g| &g.atoms).filter(|a| **a == Atom::Ellipsis).count();
     if ell > 1 {
         return Err(err(pattern, "'...' may appear only once per side"));
     }
     let mut seen = std::collections::HashSet::new();
-    for a in groups.iter().flatten() {
+    for a in groups.iter().flat_map(|g| &g.atoms) {
         if let Atom::Name(n) = a {
             if !seen.insert(n.as_str()) {
                 return Err(err(pattern, format!("duplicate axis '{n}'")));
@@ -137,12 +147,18 @@ fn expand_ellipsis(side: Side, count: usize) -> Side {
     let names = || (0..count).map(|k| Atom::Name(format!("\u{2026}{k}")));
     let mut out = Side::new();
     for g in side {
-        if g.len() == 1 && g[0] == Atom::Ellipsis {
-            out.extend(names().map(|a| vec![a]));
-        } else if g.contains(&Atom::Ellipsis) {
-            out.push(g.into_iter().flat_map(|a| if a == Atom::Ellipsis { names().collect() } else { vec![a] }).collect());
+        if !g.paren && g.atoms == [Atom::Ellipsis] {
+            out.extend(names().map(|a| Group {
+                paren: false,
+                atoms: vec![a],
+            }));
         } else {
-            out.push(g);
+            let atoms = g
+                .atoms
+                .into_iter()
+                .flat_map(|a| if a == Atom::Ellipsis { names().collect() } else { vec![a] })
+                .collect();
+            out.push(Group { paren: g.paren, atoms });
         }
     }
     out
@@ -184,7 +200,7 @@ pub fn rearrange_layout<D: Dimension>(layout: &Layout<D>, pattern: &str, sizes: 
         return Err(err(pattern, "'->' may appear only once"));
     }
     let (left, right) = (parse_side(pattern, lt, true)?, parse_side(pattern, rt, false)?);
-    let has_ell = |s: &Side| s.iter().flatten().any(|a| *a == Atom::Ellipsis);
+    let has_ell = |s: &Side| s.iter().flat_map(|g| &g.atoms).any(|a| *a == Atom::Ellipsis);
     let nd = layout.ndim();
     let (left, right) = match (has_ell(&left), has_ell(&right)) {
         (true, true) => {
@@ -209,7 +225,7 @@ pub fn rearrange_layout<D: Dimension>(layout: &Layout<D>, pattern: &str, sizes: 
     }
     let names = |s: &Side| -> Vec<String> {
         s.iter()
-            .flatten()
+            .flat_map(|g| &g.atoms)
             .filter_map(|a| match a {
                 Atom::Name(n) => Some(n.clone()),
                 _ => None,
@@ -217,11 +233,11 @@ pub fn rearrange_layout<D: Dimension>(layout: &Layout<D>, pattern: &str, sizes: 
             .collect()
     };
     let (ln, rn) = (names(&left), names(&right));
-    if let Some(n) = ln.iter().find(|n| !rn.contains(n)) {
-        return Err(err(pattern, format!("axis '{n}' appears on the left side but not on the right")));
-    }
     if let Some(n) = rn.iter().find(|n| !ln.contains(n)) {
         return Err(err(pattern, format!("unknown axis '{n}' on the right side (not on the left)")));
+    }
+    if let Some(n) = ln.iter().find(|n| !rn.contains(n)) {
+        return Err(err(pattern, format!("axis '{n}' appears on the left side but not on the right")));
     }
     let mut given: Vec<(&str, usize)> = Vec::new();
     for &(n, v) in sizes {
@@ -240,6 +256,7 @@ pub fn rearrange_layout<D: Dimension>(layout: &Layout<D>, pattern: &str, sizes: 
     let mut elem_stride: Vec<isize> = Vec::with_capacity(ln.len());
     for (ax, g) in left.iter().enumerate() {
         let dim = layout.shape()[ax];
+        let g = &g.atoms;
         let mut lens: Vec<Option<usize>> = g
             .iter()
             .map(|a| match a {
@@ -286,7 +303,8 @@ pub fn rearrange_layout<D: Dimension>(layout: &Layout<D>, pattern: &str, sizes: 
     let out_shape: Vec<usize> = right
         .iter()
         .map(|g| {
-            g.iter()
+            g.atoms
+                .iter()
                 .map(|a| match a {
                     Atom::Name(n) => elem_len[ln.iter().position(|m| m == n).expect("checked")],
                     _ => 1,

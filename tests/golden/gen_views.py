@@ -346,7 +346,8 @@ def gen_rearrange(count):
         given = []
         for g in left:
             if len(g) > 1:
-                drop = rng.choice(g)
+                # an unknown part can't be inferred next to a zero: give them all then
+                drop = rng.choice(g) if all(sizes[n] for n in g) else None
                 given += [[n, sizes[n]] for n in g if n != drop]
         if rng.random() < 0.2:
             n = rng.choice(names)
