@@ -7,12 +7,19 @@ use ferrotensor::prelude::*;
 use serde_json::Value;
 
 fn order(case: &Value) -> Order {
-    if case["order"] == "F" { Order::ColMajor } else { Order::RowMajor }
+    if case["order"] == "F" {
+        Order::ColMajor
+    } else {
+        Order::RowMajor
+    }
 }
 
 #[test]
 fn golden_reshape_matches_numpy() {
-    let cases: Vec<Value> = common::load("reshape.json").into_iter().filter(|c| c.get("op").is_none()).collect();
+    let cases: Vec<Value> = common::load("reshape.json")
+        .into_iter()
+        .filter(|c| c.get("op").is_none())
+        .collect();
     assert!(cases.len() >= 1000);
     let (mut views, mut copies, mut errs) = (0, 0, 0);
     for case in &cases {
@@ -48,7 +55,11 @@ fn golden_reshape_matches_numpy() {
                 views += 1;
                 assert!(r.is_view(), "NumPy gives a view, case {case}");
                 assert!(std::ptr::eq(r.buffer(), x.buffer()));
-                common::check(&no_copy.expect("reshape_view of a view"), &explicit, "reshape_view");
+                common::check(
+                    &no_copy.expect("reshape_view of a view"),
+                    &explicit,
+                    "reshape_view",
+                );
             }
             Some(false) => {
                 copies += 1;
@@ -65,26 +76,50 @@ fn golden_reshape_matches_numpy() {
             let owned = Tensor::from_raw_parts(x.buffer().to_vec(), v.layout().clone()).unwrap();
             let p = owned.buffer().as_ptr();
             let o = owned.into_shape(shape).unwrap();
-            assert_eq!(o.buffer().as_ptr() == p, r.is_view(), "into_shape, case {case}");
+            assert_eq!(
+                o.buffer().as_ptr() == p,
+                r.is_view(),
+                "into_shape, case {case}"
+            );
             common::check(&o, &explicit, "into_shape");
         }
     }
-    assert!(views > 500 && copies > 150 && errs > 20, "{views} views, {copies} copies, {errs} errors");
+    assert!(
+        views > 500 && copies > 150 && errs > 20,
+        "{views} views, {copies} copies, {errs} errors"
+    );
 }
 
 #[test]
 fn golden_merge_and_split_axes_match_numpy() {
-    let cases: Vec<Value> = common::load("reshape.json").into_iter().filter(|c| c.get("op").is_some()).collect();
+    let cases: Vec<Value> = common::load("reshape.json")
+        .into_iter()
+        .filter(|c| c.get("op").is_some())
+        .collect();
     let (mut merged, mut refused, mut split) = (0, 0, 0);
     for case in &cases {
         let x = common::base(case);
         let v = common::pre(&x, case);
         let r = if case["op"] == "merge" {
-            let (s, e) = (case["start"].as_i64().unwrap() as isize, case["end"].as_i64().unwrap() as isize);
-            v.merge_axes(s..=e)
+            // NumPy-style negative axes in the case; merge_axes takes usize ranges.
+            let nd = v.ndim() as i64;
+            let (s, e) = (
+                case["start"].as_i64().unwrap(),
+                case["end"].as_i64().unwrap(),
+            );
+            let (s, e) = (s.rem_euclid(nd) as usize, e.rem_euclid(nd) as usize);
+            let r = v.merge_axes(s..=e);
+            if e + 1 == nd as usize {
+                let from = v.merge_axes(s..).map(|m| m.to_vec()).ok();
+                assert_eq!(from, r.as_ref().map(|m| m.to_vec()).ok());
+            }
+            r
         } else {
             split += 1;
-            v.split_axis(case["axis"].as_i64().unwrap() as isize, &common::isizes(&case["sizes"]))
+            v.split_axis(
+                case["axis"].as_i64().unwrap() as isize,
+                &common::isizes(&case["sizes"]),
+            )
         };
         if case["ok"].as_bool().unwrap() {
             let r = r.unwrap_or_else(|e| panic!("{e}, case {case}"));
@@ -96,7 +131,10 @@ fn golden_merge_and_split_axes_match_numpy() {
             refused += (case["op"] == "merge") as usize;
         }
     }
-    assert!(merged > 150 && refused > 20 && split > 150, "{merged} merged, {refused} refused, {split} split");
+    assert!(
+        merged > 150 && refused > 20 && split > 150,
+        "{merged} merged, {refused} refused, {split} split"
+    );
 }
 
 #[test]
@@ -107,27 +145,49 @@ fn reference_view_or_copy_examples() {
     assert!(!x.slice(s![.., 1.., ..]).reshape([4, 4]).unwrap().is_view());
     assert!(!x.t().reshape([12, 2]).unwrap().is_view());
     assert!(x.slice(s![.., 1.., ..]).reshape_view([4, 4]).is_err());
-    assert_eq!(x.slice(s![.., 1.., ..]).reshape_view([2, 8]).unwrap().strides(), &[12, 1]);
+    assert_eq!(
+        x.slice(s![.., 1.., ..])
+            .reshape_view([2, 8])
+            .unwrap()
+            .strides(),
+        &[12, 1]
+    );
 }
 
 #[test]
 fn merge_axes_ranges_and_errors() {
     let x = Tensor::<i32, _>::arange(24).into_shape([2, 3, 4]).unwrap();
-    assert_eq!(x.merge_axes(0..=-1).unwrap().shape(), &[24]);
-    assert_eq!(x.merge_axes(-2..=-2).unwrap().shape(), &[2, 3, 4]);
-    assert!(x.merge_axes(2..=1).is_err());
+    assert_eq!(x.merge_axes(..).unwrap().shape(), &[24]);
+    assert_eq!(x.merge_axes(1..).unwrap().shape(), &[2, 12]);
+    assert_eq!(x.merge_axes(..=1).unwrap().shape(), &[6, 4]);
+    assert_eq!(x.merge_axes(0..2).unwrap().shape(), &[6, 4]);
+    assert_eq!(x.merge_axes(1..=1).unwrap().shape(), &[2, 3, 4]);
+    let (a, b) = (2usize, 1usize);
+    assert!(x.merge_axes(a..=b).is_err());
+    assert!(x.merge_axes(1..1).is_err());
     assert!(x.merge_axes(0..=3).is_err());
+    assert!(x.merge_axes(3..).is_err());
     let e = x.t().merge_axes(0..=1).unwrap_err().to_string();
-    assert!(e.starts_with("merge_axes:") && e.contains("(4, 3, 2)"), "{e}");
+    assert!(
+        e.starts_with("merge_axes:") && e.contains("(4, 3, 2)"),
+        "{e}"
+    );
     // A reversed axis merges with its neighbour when the strides still chain.
     let f = x.flip(0).unwrap();
     assert!(f.merge_axes(0..=1).is_err());
     let g = x.flip(2).unwrap();
     assert!(g.merge_axes(1..=2).is_err());
-    assert_eq!(x.slice(s![..;-1, .., ..]).merge_axes(1..=2).unwrap().strides(), &[-12, 1]);
+    assert_eq!(
+        x.slice(s![..;-1, .., ..])
+            .merge_axes(1..=2)
+            .unwrap()
+            .strides(),
+        &[-12, 1]
+    );
     // 0-d: PyTorch flattens to one element.
     let s = Tensor::scalar(7);
-    assert_eq!(s.merge_axes(0..=-1).unwrap().to_vec(), vec![7]);
+    assert_eq!(s.merge_axes(..).unwrap().to_vec(), vec![7]);
+    assert_eq!(s.merge_axes(0..=0).unwrap().shape(), &[1]);
     assert!(s.merge_axes(0..=1).is_err());
 }
 

@@ -31,7 +31,10 @@ fn golden_slicing_matches_numpy() {
 fn reference_examples() {
     let a = Tensor::<i32, _>::arange(10);
     assert_eq!(a.slice(s![8..2;-2]).to_vec(), vec![8, 6, 4]);
-    assert_eq!(a.slice(s![100..;-1]).to_vec(), (0..10).rev().collect::<Vec<_>>());
+    assert_eq!(
+        a.slice(s![100..;-1]).to_vec(),
+        (0..10).rev().collect::<Vec<_>>()
+    );
     assert_eq!(a.slice(s![-100..;-1]).size(), 0);
     assert_eq!(a.slice(s![0..4;-2]).size(), 0);
     assert_eq!(a.slice(s![-100..100]).size(), 10);
@@ -44,10 +47,18 @@ fn reference_examples() {
 fn slice_errors_are_errs_naming_slice() {
     let a = Tensor::<i32, _>::zeros([2, 3]);
     for items in [
-        vec![SliceItem::Range { start: None, stop: None, step: 0 }],
+        vec![SliceItem::Range {
+            start: None,
+            stop: None,
+            step: 0,
+        }],
         vec![SliceItem::Index(2)],
         vec![SliceItem::Index(-3)],
-        vec![SliceItem::Index(0), SliceItem::Index(0), SliceItem::Index(0)],
+        vec![
+            SliceItem::Index(0),
+            SliceItem::Index(0),
+            SliceItem::Index(0),
+        ],
         vec![SliceItem::Ellipsis, SliceItem::Ellipsis],
     ] {
         let e = a.try_slice(&items).unwrap_err();
@@ -84,11 +95,25 @@ fn step_by_equals_python_step_slices() {
     let a = Tensor::<i32, _>::arange(30).into_shape([5, 6]).unwrap();
     for k in [-7isize, -3, -2, -1, 1, 2, 4, 7] {
         for ax in [0isize, 1, -1] {
-            let mut items = vec![SliceItem::Range { start: None, stop: None, step: 1 }; 2];
-            items[ax.rem_euclid(2) as usize] = SliceItem::Range { start: None, stop: None, step: k };
+            let mut items = vec![
+                SliceItem::Range {
+                    start: None,
+                    stop: None,
+                    step: 1
+                };
+                2
+            ];
+            items[ax.rem_euclid(2) as usize] = SliceItem::Range {
+                start: None,
+                stop: None,
+                step: k,
+            };
             let s = a.step_by(ax, k).unwrap();
             let r = a.slice(&items);
-            assert_eq!((s.shape(), s.strides(), s.to_vec()), (r.shape(), r.strides(), r.to_vec()));
+            assert_eq!(
+                (s.shape(), s.strides(), s.to_vec()),
+                (r.shape(), r.strides(), r.to_vec())
+            );
         }
     }
     assert!(a.step_by(0, 0).is_err());

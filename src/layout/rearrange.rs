@@ -98,7 +98,10 @@ fn parse_side(pattern: &str, text: &str, left: bool) -> Result<Side> {
             let tok = &text[i..end];
             let atom = if tok == "..." {
                 if left && open.is_some() {
-                    return Err(err(pattern, "'...' inside parentheses is only allowed on the right side"));
+                    return Err(err(
+                        pattern,
+                        "'...' inside parentheses is only allowed on the right side",
+                    ));
                 }
                 Atom::Ellipsis
             } else if tok == "1" {
@@ -127,7 +130,11 @@ fn parse_side(pattern: &str, text: &str, left: bool) -> Result<Side> {
     if open.is_some() {
         return Err(err(pattern, "unbalanced '('"));
     }
-    let ell = groups.iter().flat_map(|g| &g.atoms).filter(|a| **a == Atom::Ellipsis).count();
+    let ell = groups
+        .iter()
+        .flat_map(|g| &g.atoms)
+        .filter(|a| **a == Atom::Ellipsis)
+        .count();
     if ell > 1 {
         return Err(err(pattern, "'...' may appear only once per side"));
     }
@@ -156,7 +163,13 @@ fn expand_ellipsis(side: Side, count: usize) -> Side {
             let atoms = g
                 .atoms
                 .into_iter()
-                .flat_map(|a| if a == Atom::Ellipsis { names().collect() } else { vec![a] })
+                .flat_map(|a| {
+                    if a == Atom::Ellipsis {
+                        names().collect()
+                    } else {
+                        vec![a]
+                    }
+                })
                 .collect();
             out.push(Group { paren: g.paren, atoms });
         }
@@ -192,7 +205,11 @@ fn group_text(g: &[Atom]) -> String {
 /// assert!(rearrange_layout(&l, "b (h w) -> b h w", &[("h", 5)]).is_err());
 /// assert!(rearrange_layout(&l, "b x -> b y", &[]).is_err());
 /// ```
-pub fn rearrange_layout<D: Dimension>(layout: &Layout<D>, pattern: &str, sizes: &[(&str, usize)]) -> Result<Rearranged> {
+pub fn rearrange_layout<D: Dimension>(
+    layout: &Layout<D>,
+    pattern: &str,
+    sizes: &[(&str, usize)],
+) -> Result<Rearranged> {
     let (lt, rt) = pattern
         .split_once("->")
         .ok_or_else(|| err(pattern, "expected 'left -> right'"))?;
@@ -208,7 +225,10 @@ pub fn rearrange_layout<D: Dimension>(layout: &Layout<D>, pattern: &str, sizes: 
             if nd < fixed {
                 return Err(err(
                     pattern,
-                    format!("the left side needs at least {fixed} axes, tensor has shape {}", fmt_shape(layout.shape())),
+                    format!(
+                        "the left side needs at least {fixed} axes, tensor has shape {}",
+                        fmt_shape(layout.shape())
+                    ),
                 ));
             }
             (expand_ellipsis(left, nd - fixed), expand_ellipsis(right, nd - fixed))
@@ -220,7 +240,11 @@ pub fn rearrange_layout<D: Dimension>(layout: &Layout<D>, pattern: &str, sizes: 
     if left.len() != nd {
         return Err(err(
             pattern,
-            format!("the left side has {} axes but the tensor has shape {}", left.len(), fmt_shape(layout.shape())),
+            format!(
+                "the left side has {} axes but the tensor has shape {}",
+                left.len(),
+                fmt_shape(layout.shape())
+            ),
         ));
     }
     let names = |s: &Side| -> Vec<String> {
@@ -234,15 +258,24 @@ pub fn rearrange_layout<D: Dimension>(layout: &Layout<D>, pattern: &str, sizes: 
     };
     let (ln, rn) = (names(&left), names(&right));
     if let Some(n) = rn.iter().find(|n| !ln.contains(n)) {
-        return Err(err(pattern, format!("unknown axis '{n}' on the right side (not on the left)")));
+        return Err(err(
+            pattern,
+            format!("unknown axis '{n}' on the right side (not on the left)"),
+        ));
     }
     if let Some(n) = ln.iter().find(|n| !rn.contains(n)) {
-        return Err(err(pattern, format!("axis '{n}' appears on the left side but not on the right")));
+        return Err(err(
+            pattern,
+            format!("axis '{n}' appears on the left side but not on the right"),
+        ));
     }
     let mut given: Vec<(&str, usize)> = Vec::new();
     for &(n, v) in sizes {
         if !ln.iter().any(|m| m == n) {
-            return Err(err(pattern, format!("size given for axis '{n}', which the pattern doesn't use")));
+            return Err(err(
+                pattern,
+                format!("size given for axis '{n}', which the pattern doesn't use"),
+            ));
         }
         if given.iter().any(|&(m, _)| m == n) {
             return Err(err(pattern, format!("size of axis '{n}' given twice")));
@@ -269,16 +302,26 @@ pub fn rearrange_layout<D: Dimension>(layout: &Layout<D>, pattern: &str, sizes: 
         let bad = |what: &str| {
             err(
                 pattern,
-                format!("{what}: group {} against axis {ax} of length {dim} (shape {})", group_text(g), fmt_shape(layout.shape())),
+                format!(
+                    "{what}: group {} against axis {ax} of length {dim} (shape {})",
+                    group_text(g),
+                    fmt_shape(layout.shape())
+                ),
             )
         };
         match (unknown.len(), known) {
             (_, None) => return Err(bad("sizes overflow")),
             (0, Some(k)) if k != dim => return Err(bad(&format!("sizes multiply to {k}"))),
             (0, Some(_)) => {}
-            (1, Some(k)) if k == 0 || dim % k != 0 => return Err(bad(&format!("known sizes ({k}) don't divide the length"))),
+            (1, Some(k)) if k == 0 || dim % k != 0 => {
+                return Err(bad(&format!("known sizes ({k}) don't divide the length")));
+            }
             (1, Some(k)) => lens[unknown[0]] = Some(dim / k),
-            _ => return Err(bad("cannot infer the sizes of more than one unknown axis; give them with sizes")),
+            _ => {
+                return Err(bad(
+                    "cannot infer the sizes of more than one unknown axis; give them with sizes",
+                ));
+            }
         }
         let mut acc = layout.strides()[ax];
         let mut part: Vec<(usize, isize)> = Vec::new();
@@ -295,7 +338,10 @@ pub fn rearrange_layout<D: Dimension>(layout: &Layout<D>, pattern: &str, sizes: 
         }
     }
     // Permute the parts into the right side's order.
-    let perm: Vec<usize> = rn.iter().map(|n| ln.iter().position(|m| m == n).expect("checked")).collect();
+    let perm: Vec<usize> = rn
+        .iter()
+        .map(|n| ln.iter().position(|m| m == n).expect("checked"))
+        .collect();
     let p_shape: Vec<usize> = perm.iter().map(|&k| elem_len[k]).collect();
     let p_strides: StrideVec = perm.iter().map(|&k| elem_stride[k]).collect();
     let permuted = Layout::new(IxDyn::from(&p_shape[..]), p_strides, layout.offset);

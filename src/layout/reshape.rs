@@ -178,7 +178,7 @@ pub fn nocopy_strides(
 /// The layout with axes `start..=end` merged into one (PyTorch `flatten(start_dim,
 /// end_dim)`; negative axes count from the end), or `Err` when the merged axes cannot
 /// be read as one strided axis (a copy would be needed), never a wrong view. A 0-d
-/// layout merges `0..=0` / `-1..=-1` into shape `[1]` as PyTorch does.
+/// layout merges `(0, 0)`, `(0, -1)` or `(-1, -1)` into shape `[1]` as PyTorch does.
 ///
 /// ```
 /// use ferrotensor::layout::{Layout, reshape::merge_axes_layout};
@@ -194,14 +194,21 @@ pub fn merge_axes_layout<D: Dimension>(layout: &Layout<D>, start: isize, end: is
     if nd == 0 {
         normalize_axis(start, 1, "merge_axes")?;
         normalize_axis(end, 1, "merge_axes")?;
-        return Ok(Layout::new(super::IxDyn::from(&[1usize][..]), [1isize].into_iter().collect(), layout.offset));
+        return Ok(Layout::new(
+            super::IxDyn::from(&[1usize][..]),
+            [1isize].into_iter().collect(),
+            layout.offset,
+        ));
     }
     let s = normalize_axis(start, nd, "merge_axes")?;
     let e = normalize_axis(end, nd, "merge_axes")?;
     if s > e {
         return Err(Error::axis(
             "merge_axes",
-            format!("start axis {start} comes after end axis {end} for shape {}", fmt_shape(layout.shape())),
+            format!(
+                "start axis {start} comes after end axis {end} for shape {}",
+                fmt_shape(layout.shape())
+            ),
         ));
     }
     let mut dims: Vec<usize> = layout.shape()[..s].to_vec();
@@ -232,12 +239,22 @@ pub fn merge_axes_layout<D: Dimension>(layout: &Layout<D>, start: isize, end: is
 /// assert_eq!((s.shape(), s.strides()), (&[2usize, 3, 4][..], &[1isize, 8, 2][..]));
 /// assert!(split_axis_layout(&l, 1, &[5, -1]).is_err());
 /// ```
-pub fn split_axis_layout<D: Dimension>(layout: &Layout<D>, axis: isize, sizes: &[isize]) -> Result<Layout<super::IxDyn>> {
+pub fn split_axis_layout<D: Dimension>(
+    layout: &Layout<D>,
+    axis: isize,
+    sizes: &[isize],
+) -> Result<Layout<super::IxDyn>> {
     let nd = layout.ndim();
     let ax = super::transform::normalize_axis(axis, nd, "split_axis")?;
     let n = layout.shape()[ax];
     let parts = infer_sizes(sizes, n, "split_axis", || {
-        format!("cannot split axis {} of length {} (shape {}) into {:?}", ax, n, fmt_shape(layout.shape()), sizes)
+        format!(
+            "cannot split axis {} of length {} (shape {}) into {:?}",
+            ax,
+            n,
+            fmt_shape(layout.shape()),
+            sizes
+        )
     })?;
     let mut dims: Vec<usize> = layout.shape()[..ax].to_vec();
     dims.extend_from_slice(&parts);
@@ -270,7 +287,10 @@ pub fn split_axis_layout<D: Dimension>(layout: &Layout<D>, axis: isize, sizes: &
 /// ```
 pub fn infer_sizes(sizes: &[isize], total: usize, op: &'static str, msg: impl Fn() -> String) -> Result<Vec<usize>> {
     if sizes.iter().filter(|&&d| d == -1).count() > 1 {
-        return Err(Error::value(op, format!("can only specify one unknown dimension, got {sizes:?}")));
+        return Err(Error::value(
+            op,
+            format!("can only specify one unknown dimension, got {sizes:?}"),
+        ));
     }
     if let Some(&bad) = sizes.iter().find(|&&d| d < -1) {
         return Err(Error::value(op, format!("negative dimension {bad} in {sizes:?}")));
@@ -292,4 +312,48 @@ pub fn infer_sizes(sizes: &[isize], total: usize, op: &'static str, msg: impl Fn
         None => {}
     }
     Ok(out)
+}
+
+/// A range of axes for `merge_axes`: `a..=b` (inclusive, PyTorch's `flatten(a, b)`),
+/// `a..b` (exclusive), `a..` (to the last axis, PyTorch's `flatten(a)`), `..=b`, `..`.
+/// Axes are `usize`: Rust ranges with a negative end such as `1..=-1` are flagged as
+/// empty by clippy, so "to the end" is written `a..`.
+///
+/// ```
+/// use ferrotensor::layout::reshape::AxisRange;
+/// assert_eq!((1..=2).axis_bounds(4), (1, 2));
+/// assert_eq!((1..3).axis_bounds(4), (1, 2));
+/// assert_eq!((1..).axis_bounds(4), (1, 3));
+/// assert_eq!((..).axis_bounds(4), (0, 3));
+/// ```
+pub trait AxisRange {
+    /// The first and last axis (inclusive) for a tensor of `ndim` axes, as `isize` so
+    /// that an empty range (`end < start`) and `..` on a 0-d tensor (`(0, -1)`) can be
+    /// reported.
+    fn axis_bounds(&self, ndim: usize) -> (isize, isize);
+}
+impl AxisRange for std::ops::RangeInclusive<usize> {
+    fn axis_bounds(&self, _: usize) -> (isize, isize) {
+        (*self.start() as isize, *self.end() as isize)
+    }
+}
+impl AxisRange for std::ops::Range<usize> {
+    fn axis_bounds(&self, _: usize) -> (isize, isize) {
+        (self.start as isize, self.end as isize - 1)
+    }
+}
+impl AxisRange for std::ops::RangeFrom<usize> {
+    fn axis_bounds(&self, ndim: usize) -> (isize, isize) {
+        (self.start as isize, ndim as isize - 1)
+    }
+}
+impl AxisRange for std::ops::RangeToInclusive<usize> {
+    fn axis_bounds(&self, _: usize) -> (isize, isize) {
+        (0, self.end as isize)
+    }
+}
+impl AxisRange for std::ops::RangeFull {
+    fn axis_bounds(&self, ndim: usize) -> (isize, isize) {
+        (0, ndim as isize - 1)
+    }
 }

@@ -334,12 +334,20 @@ pub fn step_layout<D: Dimension>(layout: &Layout<D>, axis: isize, step: isize) -
 /// assert_eq!((d.shape(), d.strides(), d.offset()), (&[3usize][..], &[5isize][..], 1));
 /// assert!(diagonal_layout(&l, 0, 1, 1).is_err());
 /// ```
-pub fn diagonal_layout<D: Dimension>(layout: &Layout<D>, offset: isize, axis1: isize, axis2: isize) -> Result<Layout<IxDyn>> {
+pub fn diagonal_layout<D: Dimension>(
+    layout: &Layout<D>,
+    offset: isize,
+    axis1: isize,
+    axis2: isize,
+) -> Result<Layout<IxDyn>> {
     let nd = layout.ndim();
     if nd < 2 {
         return Err(Error::shape(
             "diagonal",
-            format!("diag requires an array of at least two dimensions, got shape {}", fmt_shape(layout.shape())),
+            format!(
+                "diag requires an array of at least two dimensions, got shape {}",
+                fmt_shape(layout.shape())
+            ),
         ));
     }
     let a1 = normalize_axis(axis1, nd, "diagonal")?;
@@ -355,7 +363,10 @@ pub fn diagonal_layout<D: Dimension>(layout: &Layout<D>, offset: isize, axis1: i
     let (len, shift) = if offset >= 0 {
         ((n1.min(n2.saturating_sub(offset))).max(0), offset.saturating_mul(s2))
     } else {
-        (((n1.saturating_add(offset)).min(n2)).max(0), offset.saturating_neg().saturating_mul(s1))
+        (
+            ((n1.saturating_add(offset)).min(n2)).max(0),
+            offset.saturating_neg().saturating_mul(s1),
+        )
     };
     let (mut shape, mut strides): (DimVec, StrideVec) = (0..nd)
         .filter(|&a| a != a1 && a != a2)
@@ -364,6 +375,10 @@ pub fn diagonal_layout<D: Dimension>(layout: &Layout<D>, offset: isize, axis1: i
     shape.push(len as usize);
     strides.push(s1 + s2);
     let empty = len == 0 || shape.contains(&0);
-    let off = if empty { layout.offset } else { (layout.offset as isize + shift) as usize };
+    let off = if empty {
+        layout.offset
+    } else {
+        (layout.offset as isize + shift) as usize
+    };
     Ok(Layout::new(IxDyn(shape), strides, off))
 }

@@ -115,7 +115,10 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(a.mask_select(&m).unwrap().to_vec(), vec![1, 3, 5]);
     /// assert!(a.mask_select(&Tensor::<bool, _>::zeros([3, 2])).is_err());
     /// ```
-    pub fn mask_select<S2: Storage<Elem = bool>, D2: Dimension>(&self, mask: &TensorBase<S2, D2>) -> Result<Tensor<T, Ix1>> {
+    pub fn mask_select<S2: Storage<Elem = bool>, D2: Dimension>(
+        &self,
+        mask: &TensorBase<S2, D2>,
+    ) -> Result<Tensor<T, Ix1>> {
         if mask.shape() != self.shape() {
             return Err(Error::shape(
                 "mask_select",

@@ -521,7 +521,13 @@ fn reshape_infer_impl<'b, T: Element, D: Dimension>(
     shape: &[isize],
 ) -> Result<TensorCow<'b, T, IxDyn>> {
     let dims = infer_shape(shape, layout.size(), layout.shape(), "reshape_infer")?;
-    reshape_impl(buf, layout, IxDyn::from(&dims[..]), Order::RowMajor, !shape.contains(&-1))
+    reshape_impl(
+        buf,
+        layout,
+        IxDyn::from(&dims[..]),
+        Order::RowMajor,
+        !shape.contains(&-1),
+    )
 }
 
 /// Resolves one `-1` in a requested shape against an element count.

@@ -5,9 +5,9 @@ use super::views_axes::view_twins;
 use super::{TensorBase, TensorCow, TensorView};
 use crate::element::Element;
 use crate::error::{Error, Result, fmt_shape};
+use crate::layout::reshape::AxisRange;
 use crate::layout::{Dimension, IntoShape, IxDyn, Layout, Order};
 use crate::storage::CowRepr;
-use std::ops::RangeInclusive;
 
 impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// Reshapes (row-major element order) as a view, or `Err` when NumPy's rule would
@@ -50,19 +50,22 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
         }
     }
 
-    /// Merges axes `start..=end` into one (PyTorch `flatten(start_dim, end_dim)`;
-    /// negative axes count from the end, so `0..=-1` flattens everything). A view, or
-    /// `Err` when the merge needs a copy — never a wrong view. The range is
-    /// `RangeInclusive<isize>` so that `1..=-1` reads like PyTorch's `(1, -1)`.
+    /// Merges a range of axes into one (PyTorch `flatten(start_dim, end_dim)`): `a..=b`
+    /// (inclusive, as PyTorch), `a..b`, `a..` (to the last axis), `..=b` or `..`, with
+    /// `usize` axes (see [`AxisRange`] for why not negative ones). A view, or `Err` when
+    /// the merge needs a copy — never a wrong view — or the range is empty or out of
+    /// range. On a 0-d tensor `..` gives shape `[1]` as PyTorch does.
     ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let x = Tensor::<i32, _>::zeros([2, 3, 4]);
-    /// assert_eq!(x.view().merge_axes(1..=-1).unwrap().shape(), &[2, 12]);
+    /// assert_eq!(x.view().merge_axes(1..).unwrap().shape(), &[2, 12]);
+    /// assert_eq!(x.view().merge_axes(0..=1).unwrap().shape(), &[6, 4]);
     /// assert!(x.t().merge_axes(0..=1).is_err());
     /// ```
-    pub fn merge_axes(&self, axes: RangeInclusive<isize>) -> Result<TensorView<'a, T, IxDyn>> {
-        let l = crate::layout::reshape::merge_axes_layout(&self.layout, *axes.start(), *axes.end())?;
+    pub fn merge_axes(&self, axes: impl AxisRange) -> Result<TensorView<'a, T, IxDyn>> {
+        let (s, e) = axes.axis_bounds(self.ndim());
+        let l = crate::layout::reshape::merge_axes_layout(&self.layout, s, e)?;
         Ok(self.with_layout(l))
     }
 
@@ -157,8 +160,9 @@ view_twins! {
     /// ```
     /// use ferrotensor::prelude::*;
     /// assert_eq!(Tensor::<i32, _>::zeros([2, 3, 4]).merge_axes(0..=1).unwrap().shape(), &[6, 4]);
+    /// assert_eq!(Tensor::<i32, _>::zeros([2, 3, 4]).merge_axes(..).unwrap().shape(), &[24]);
     /// ```
-    fn merge_axes(&self, axes: RangeInclusive<isize>) -> Result<TensorView<'_, T, IxDyn>>;
+    fn merge_axes(&self, axes: impl AxisRange) -> Result<TensorView<'_, T, IxDyn>>;
     /// Splits one axis (a view). See [`TensorView::split_axis`].
     ///
     /// ```

@@ -14,15 +14,27 @@ pub fn load(name: &str) -> Vec<Value> {
 }
 
 pub fn usizes(v: &Value) -> Vec<usize> {
-    v.as_array().expect("array").iter().map(|x| x.as_u64().expect("u64") as usize).collect()
+    v.as_array()
+        .expect("array")
+        .iter()
+        .map(|x| x.as_u64().expect("u64") as usize)
+        .collect()
 }
 
 pub fn isizes(v: &Value) -> Vec<isize> {
-    v.as_array().expect("array").iter().map(|x| x.as_i64().expect("i64") as isize).collect()
+    v.as_array()
+        .expect("array")
+        .iter()
+        .map(|x| x.as_i64().expect("i64") as isize)
+        .collect()
 }
 
 pub fn i64s(v: &Value) -> Vec<i64> {
-    v.as_array().expect("array").iter().map(|x| x.as_i64().expect("i64")).collect()
+    v.as_array()
+        .expect("array")
+        .iter()
+        .map(|x| x.as_i64().expect("i64"))
+        .collect()
 }
 
 fn opt(v: &Value) -> Option<isize> {
@@ -35,7 +47,11 @@ pub fn items(v: &Value) -> Vec<SliceItem> {
         .expect("items")
         .iter()
         .map(|it| match it[0].as_str().expect("kind") {
-            "r" => SliceItem::Range { start: opt(&it[1]), stop: opt(&it[2]), step: opt(&it[3]).unwrap_or(1) },
+            "r" => SliceItem::Range {
+                start: opt(&it[1]),
+                stop: opt(&it[2]),
+                step: opt(&it[3]).unwrap_or(1),
+            },
             "i" => SliceItem::Index(it[1].as_i64().unwrap() as isize),
             "n" => SliceItem::NewAxis,
             "e" => SliceItem::Ellipsis,
@@ -72,11 +88,25 @@ pub fn check<S: ferrotensor::storage::Storage<Elem = i64>, D: Dimension>(
     case: &Value,
     what: &str,
 ) {
-    assert_eq!(r.shape(), &usizes(&case["shape"])[..], "{what}: shape, case {case}");
-    assert_eq!(r.to_vec(), i64s(&case["values"]), "{what}: values, case {case}");
+    assert_eq!(
+        r.shape(),
+        &usizes(&case["shape"])[..],
+        "{what}: shape, case {case}"
+    );
+    assert_eq!(
+        r.to_vec(),
+        i64s(&case["values"]),
+        "{what}: values, case {case}"
+    );
     if let Some(s) = case.get("strides") {
         assert_eq!(r.strides(), &isizes(s)[..], "{what}: strides, case {case}");
-        assert_eq!(r.offset() as i64, case["offset"].as_i64().unwrap(), "{what}: offset, case {case}");
+        assert_eq!(
+            r.offset() as i64,
+            case["offset"].as_i64().unwrap(),
+            "{what}: offset, case {case}"
+        );
     }
-    r.layout().check_in_buffer(r.buffer().len(), "test").expect("in buffer");
+    r.layout()
+        .check_in_buffer(r.buffer().len(), "test")
+        .expect("in buffer");
 }
