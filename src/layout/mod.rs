@@ -461,3 +461,5 @@ pub fn checked_size(shape: &[usize], op: &'static str) -> Result<usize> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_views;

@@ -224,14 +224,9 @@ pub fn moveaxis_layout<D: Dimension>(layout: &Layout<D>, src: isize, dst: isize)
     let nd = layout.ndim();
     let s = normalize_axis(src, nd, "moveaxis")?;
     let d = normalize_axis(dst, nd, "moveaxis")?;
-    let mut order: Vec<usize> = (0..nd).filter(|&a| a != s).collect();
-    order.insert(d, s);
-    let mut out = layout.clone();
-    for (i, &a) in order.iter().enumerate() {
-        out.shape.slice_mut()[i] = layout.shape()[a];
-        out.strides.as_mut()[i] = layout.strides()[a];
-    }
-    Ok(out)
+    let mut order: Vec<isize> = (0..nd as isize).filter(|&a| a != s as isize).collect();
+    order.insert(d, s as isize);
+    permute_layout(layout, &order)
 }
 
 /// The layout without the listed axes, each of which must have length 1 (NumPy

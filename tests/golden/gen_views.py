@@ -211,14 +211,22 @@ def factor_shape(size, nd):
     return dims
 
 
+def random_input():
+    """A random base and a random view of it (mostly non-empty; None to retry)."""
+    shape = rand_shape(4, 300)
+    base = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
+    pre = rand_pre(shape)
+    x = apply_pre(base, pre)
+    if x.size == 0 and rng.random() < 0.85:
+        x = None
+    return shape, base, pre, x
+
+
 def gen_reshape(count):
     cases = []
     while len(cases) < count:
-        shape = rand_shape(4, 300)
-        base = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
-        pre = rand_pre(shape)
-        x = apply_pre(base, pre)
-        if x.size == 0 and rng.random() < 0.85:
+        shape, base, pre, x = random_input()
+        if x is None:
             continue
         new = factor_shape(x.size, rng.randint(1, 5))
         if rng.random() < 0.05:
@@ -248,11 +256,8 @@ def gen_reshape(count):
 def gen_merge_split(count):
     cases = []
     while len(cases) < count:
-        shape = rand_shape(4, 300)
-        base = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
-        pre = rand_pre(shape)
-        x = apply_pre(base, pre)
-        if x.size == 0 and rng.random() < 0.85:
+        shape, base, pre, x = random_input()
+        if x is None:
             continue
         nd = x.ndim
         if rng.random() < 0.6:
