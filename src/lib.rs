@@ -27,6 +27,7 @@ pub mod display;
 pub mod element;
 pub mod error;
 pub mod iter;
+pub mod kernels;
 pub mod layout;
 pub mod storage;
 pub mod tensor;
