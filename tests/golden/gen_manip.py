@@ -12,12 +12,12 @@ base is the input, to cover non-contiguous layouts:
   "c" the base itself; "t" base.T (the base has the reversed shape);
   "f" np.flip(base, 0); "s" base[::2] (axis 0 doubled in the base);
   "n" base[..., ::-2] (last axis doubled in the base).
-Floats are JSON numbers except NaN / inf, written as "nan", "inf", "-inf".
+Floats are strings (Python's repr: shortest round-trip, "nan", "inf", "-inf"), so the
+Rust side parses them exactly.
 PyTorch semantics (gather, scatter, scatter_add, index_put, chunk, topk) are computed
 here from their documented definitions, since torch is not installed.
 """
 import json
-import math
 import os
 
 import numpy as np
@@ -30,12 +30,7 @@ def enc_val(x, d):
     if d == "bool":
         return bool(x)
     if d in ("f64", "f32"):
-        x = float(x)
-        if math.isnan(x):
-            return "nan"
-        if math.isinf(x):
-            return "inf" if x > 0 else "-inf"
-        return x
+        return repr(float(x))  # "nan", "inf", "-inf" included; parsed exactly by Rust
     return int(x)
 
 

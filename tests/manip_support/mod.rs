@@ -18,7 +18,7 @@ fn float(v: &Value) -> f64 {
             "nan" => f64::NAN,
             "inf" => f64::INFINITY,
             "-inf" => f64::NEG_INFINITY,
-            other => panic!("bad float {other}"),
+            other => other.parse().unwrap_or_else(|_| panic!("bad float {other}")),
         },
         _ => v.as_f64().expect("float"),
     }
