@@ -7,19 +7,37 @@ use manip_support::*;
 use serde_json::Value;
 
 fn inputs(case: &Value) -> Vec<Tensor<f64, IxDyn>> {
-    case["in"].as_array().unwrap().iter().map(base::<f64>).collect()
+    case["in"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(base::<f64>)
+        .collect()
 }
 
 fn views<'a>(bases: &'a [Tensor<f64, IxDyn>], case: &Value) -> Vec<TensorView<'a, f64, IxDyn>> {
-    bases.iter().zip(case["in"].as_array().unwrap()).map(|(b, a)| view(b, a)).collect()
+    bases
+        .iter()
+        .zip(case["in"].as_array().unwrap())
+        .map(|(b, a)| view(b, a))
+        .collect()
 }
 
 fn ints(case: &Value) -> Vec<Tensor<i64, IxDyn>> {
-    case["in"].as_array().unwrap().iter().map(base::<i64>).collect()
+    case["in"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(base::<i64>)
+        .collect()
 }
 
 fn int_views<'a>(bases: &'a [Tensor<i64, IxDyn>], case: &Value) -> Vec<TensorView<'a, i64, IxDyn>> {
-    bases.iter().zip(case["in"].as_array().unwrap()).map(|(b, a)| view(b, a)).collect()
+    bases
+        .iter()
+        .zip(case["in"].as_array().unwrap())
+        .map(|(b, a)| view(b, a))
+        .collect()
 }
 
 #[test]
@@ -27,7 +45,9 @@ fn golden_concatenate() {
     run("concatenate", 30, |c| {
         let b = inputs(c);
         let v = views(&b, c);
-        expect(c, concatenate(&v, arg_i(c, "axis")), |t| check(t, &c["out"][0]))
+        expect(c, concatenate(&v, arg_i(c, "axis")), |t| {
+            check(t, &c["out"][0])
+        })
     });
 }
 
@@ -56,7 +76,10 @@ fn golden_stack_family() {
 fn golden_split_chunk_unstack_are_views() {
     let shares = |parts: &[TensorView<'_, f64, IxDyn>], b: &Tensor<f64, IxDyn>| {
         let buf = b.buffer().as_ptr_range();
-        parts.iter().filter(|p| p.size() > 0).all(|p| buf.contains(&p.as_ptr()))
+        parts
+            .iter()
+            .filter(|p| p.size() > 0)
+            .all(|p| buf.contains(&p.as_ptr()))
     };
     run("split", 30, |c| {
         let b = inputs(c);
@@ -79,12 +102,16 @@ fn golden_split_chunk_unstack_are_views() {
     run("chunk", 15, |c| {
         let b = inputs(c);
         let v = view(&b[0], &c["in"][0]);
-        expect(c, chunk(&v, arg_i(c, "chunks") as usize, arg_i(c, "axis")), |parts| {
-            if !shares(parts, &b[0]) {
-                return Err("chunk copied".into());
-            }
-            check_all(parts, c)
-        })
+        expect(
+            c,
+            chunk(&v, arg_i(c, "chunks") as usize, arg_i(c, "axis")),
+            |parts| {
+                if !shares(parts, &b[0]) {
+                    return Err("chunk copied".into());
+                }
+                check_all(parts, c)
+            },
+        )
     });
     run("unstack", 10, |c| {
         let b = inputs(c);
@@ -116,9 +143,17 @@ fn combining_errors_name_the_operation_and_shapes() {
     let a = Tensor::<f32, _>::zeros([2, 3]);
     let b = Tensor::<f32, _>::zeros([3, 3]);
     let e = concatenate(&[&a, &b], 1).unwrap_err().to_string();
-    assert!(e.starts_with("concatenate:") && e.contains("(2, 3)") && e.contains("(3, 3)"), "{e}");
+    assert!(
+        e.starts_with("concatenate:") && e.contains("(2, 3)") && e.contains("(3, 3)"),
+        "{e}"
+    );
     let none: [&Tensor<f32, Ix2>; 0] = [];
-    assert!(concatenate(&none, 0).unwrap_err().to_string().contains("at least one"));
+    assert!(
+        concatenate(&none, 0)
+            .unwrap_err()
+            .to_string()
+            .contains("at least one")
+    );
     assert!(concatenate(&[&a], 2).is_err());
     assert!(concatenate(&[Tensor::scalar(1.0f32)], 0).is_err());
     let e = stack(&[&a, &b], 0).unwrap_err().to_string();

@@ -17,7 +17,12 @@ fn sort_case<T: Gold + SortElement>(c: &Value) -> Result<(), String> {
     }
 }
 
-fn by_dtype(c: &Value, f32_: fn(&Value) -> Result<(), String>, f64_: fn(&Value) -> Result<(), String>, i64_: fn(&Value) -> Result<(), String>) -> Result<(), String> {
+fn by_dtype(
+    c: &Value,
+    f32_: fn(&Value) -> Result<(), String>,
+    f64_: fn(&Value) -> Result<(), String>,
+    i64_: fn(&Value) -> Result<(), String>,
+) -> Result<(), String> {
     match dtype(c, 0).as_str() {
         "f32" => f32_(c),
         "f64" => f64_(c),
@@ -28,7 +33,9 @@ fn by_dtype(c: &Value, f32_: fn(&Value) -> Result<(), String>, f64_: fn(&Value) 
 #[test]
 fn golden_sort_argsort() {
     for name in ["sort", "argsort"] {
-        run(name, 70, |c| by_dtype(c, sort_case::<f32>, sort_case::<f64>, sort_case::<i64>));
+        run(name, 70, |c| {
+            by_dtype(c, sort_case::<f32>, sort_case::<f64>, sort_case::<i64>)
+        });
     }
 }
 
@@ -36,16 +43,24 @@ fn topk_case<T: Gold + SortElement>(c: &Value) -> Result<(), String> {
     let a = base::<T>(input(c, 0));
     let v = view(&a, input(c, 0));
     let largest = c["args"]["largest"].as_bool().unwrap();
-    expect(c, v.topk(arg_i(c, "k") as usize, arg_i(c, "axis"), largest), |(vals, idx)| {
-        check(vals, &c["out"][0])?;
-        check(idx, &c["out"][1])
-    })
+    expect(
+        c,
+        v.topk(arg_i(c, "k") as usize, arg_i(c, "axis"), largest),
+        |(vals, idx)| {
+            check(vals, &c["out"][0])?;
+            check(idx, &c["out"][1])
+        },
+    )
 }
 
 fn search_case<T: Gold + SortElement>(c: &Value) -> Result<(), String> {
     let (a, q) = (base::<T>(input(c, 0)), base::<T>(input(c, 1)));
     let (av, qv) = (view(&a, input(c, 0)), view(&q, input(c, 1)));
-    let side = if c["args"]["side"] == "left" { Side::Left } else { Side::Right };
+    let side = if c["args"]["side"] == "left" {
+        Side::Left
+    } else {
+        Side::Right
+    };
     expect(c, av.searchsorted(&qv, side), |t| check(t, &c["out"][0]))
 }
 
@@ -60,17 +75,37 @@ fn unique_case<T: Gold + SortElement>(c: &Value) -> Result<(), String> {
 
 #[test]
 fn golden_topk_searchsorted_unique() {
-    run("topk", 25, |c| by_dtype(c, topk_case::<f32>, topk_case::<f64>, topk_case::<i64>));
-    run("searchsorted", 20, |c| by_dtype(c, search_case::<f32>, search_case::<f64>, search_case::<i64>));
-    run("unique", 20, |c| by_dtype(c, unique_case::<f32>, unique_case::<f64>, unique_case::<i64>));
+    run("topk", 25, |c| {
+        by_dtype(c, topk_case::<f32>, topk_case::<f64>, topk_case::<i64>)
+    });
+    run("searchsorted", 20, |c| {
+        by_dtype(
+            c,
+            search_case::<f32>,
+            search_case::<f64>,
+            search_case::<i64>,
+        )
+    });
+    run("unique", 20, |c| {
+        by_dtype(
+            c,
+            unique_case::<f32>,
+            unique_case::<f64>,
+            unique_case::<i64>,
+        )
+    });
 }
 
 fn lcg(seed: &mut u64) -> u64 {
-    *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    *seed = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     *seed >> 11
 }
 
-fn bits<S: ferrotensor::storage::Storage<Elem = f32>, D: Dimension>(t: &TensorBase<S, D>) -> Vec<u32> {
+fn bits<S: ferrotensor::storage::Storage<Elem = f32>, D: Dimension>(
+    t: &TensorBase<S, D>,
+) -> Vec<u32> {
     t.to_vec().iter().map(|x| x.to_bits()).collect()
 }
 
@@ -91,7 +126,11 @@ fn large_parallel_sorts_match_std() {
         .collect();
     let a = Tensor::from_vec(data.clone(), [n]).unwrap();
     let mut idx: Vec<usize> = (0..n).collect();
-    idx.sort_by(|&i, &j| reference_order(data[i]).partial_cmp(&reference_order(data[j])).unwrap());
+    idx.sort_by(|&i, &j| {
+        reference_order(data[i])
+            .partial_cmp(&reference_order(data[j]))
+            .unwrap()
+    });
     let want: Vec<u32> = idx.iter().map(|&i| data[i].to_bits()).collect();
     for threads in [1, 2] {
         let s = ferrotensor::with_num_threads(threads, || a.sort(0).unwrap());
@@ -106,7 +145,10 @@ fn large_parallel_sorts_match_std() {
     assert!(bits(&rows.t()) == bits(&cols));
     for r in 0..800 {
         let row = rows.slice(s![r, ..]).to_vec();
-        assert!(row.windows(2).all(|w| reference_order(w[0]) <= reference_order(w[1])));
+        assert!(
+            row.windows(2)
+                .all(|w| reference_order(w[0]) <= reference_order(w[1]))
+        );
     }
     let (v, i) = m.topk(5, 1, true).unwrap();
     assert_eq!(v.shape(), &[800, 5]);
@@ -126,7 +168,15 @@ fn sort_other_element_types() {
     assert_eq!(u.sort(0).unwrap().to_vec(), vec![0, 2, 300, 65535]);
     let i = Tensor::from_vec(vec![i8::MIN, 5, -1, i8::MAX], [4]).unwrap();
     assert_eq!(i.sort(0).unwrap().to_vec(), vec![i8::MIN, -1, 5, i8::MAX]);
-    let h = Tensor::from_vec(vec![half::f16::from_f32(2.0), half::f16::NAN, half::f16::from_f32(-3.0)], [3]).unwrap();
+    let h = Tensor::from_vec(
+        vec![
+            half::f16::from_f32(2.0),
+            half::f16::NAN,
+            half::f16::from_f32(-3.0),
+        ],
+        [3],
+    )
+    .unwrap();
     assert_eq!(h.argsort(0).unwrap().to_vec(), vec![2, 0, 1]);
     let e = Tensor::<f32, _>::zeros([0, 3]);
     assert_eq!(e.sort(1).unwrap().shape(), &[0, 3]);
@@ -134,7 +184,14 @@ fn sort_other_element_types() {
     assert_eq!(e.topk(0, 0, true).unwrap().0.shape(), &[0, 3]);
     let e = Tensor::scalar(1.0f32).sort(0).unwrap_err().to_string();
     assert!(e.starts_with("sort:"), "{e}");
-    let e = Tensor::<f32, _>::zeros([2, 3]).topk(4, 1, true).unwrap_err().to_string();
+    let e = Tensor::<f32, _>::zeros([2, 3])
+        .topk(4, 1, true)
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("topk:") && e.contains("(2, 3)"), "{e}");
-    assert!(Tensor::<f32, _>::zeros([2, 3]).searchsorted(&Tensor::scalar(0.0f32), Side::Left).is_err());
+    assert!(
+        Tensor::<f32, _>::zeros([2, 3])
+            .searchsorted(&Tensor::scalar(0.0f32), Side::Left)
+            .is_err()
+    );
 }

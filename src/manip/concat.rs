@@ -97,10 +97,8 @@ pub fn stack<T: Element, D: Dimension, V: AsView<T, D>>(inputs: &[V], axis: isiz
         ));
     }
     let ax = normalize_axis(axis, first.ndim() + 1, op)?;
-    let expanded: Vec<TensorView<'_, T, IxDyn>> = views
-        .iter()
-        .map(|v| v.unsqueeze(ax as isize))
-        .collect::<Result<_>>()?;
+    let expanded: Vec<TensorView<'_, T, IxDyn>> =
+        views.iter().map(|v| v.unsqueeze(ax as isize)).collect::<Result<_>>()?;
     concat_views(&expanded, ax as isize, op)
 }
 

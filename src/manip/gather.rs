@@ -35,6 +35,10 @@ pub(crate) fn walk<const N: usize>(
     res
 }
 
+/// The normalised axis, the broadcast shape, and the array's and the index's strides
+/// over that shape.
+type AlongAxis = (usize, Vec<usize>, Vec<isize>, Vec<isize>);
+
 /// NumPy's shape rule for `take_along_axis` / `put_along_axis`: the index shape
 /// broadcast against the array's on every axis but `axis`. Returns the shape and the
 /// array's and the index's strides broadcast to it (the array's `axis` stride is 0).
@@ -43,7 +47,7 @@ fn along_axis_shape<D: Dimension, D2: Dimension>(
     idx: &Layout<D2>,
     axis: isize,
     op: &'static str,
-) -> Result<(usize, Vec<usize>, Vec<isize>, Vec<isize>)> {
+) -> Result<AlongAxis> {
     let (a, b) = (arr.shape(), idx.shape());
     if a.len() != b.len() {
         return Err(Error::shape(
@@ -76,7 +80,11 @@ fn along_axis_shape<D: Dimension, D2: Dimension>(
             ));
         };
         shape.push(n);
-        ast.push(if d == ax || (a[d] == 1 && n != 1) { 0 } else { arr.strides()[d] });
+        ast.push(if d == ax || (a[d] == 1 && n != 1) {
+            0
+        } else {
+            arr.strides()[d]
+        });
         ist.push(if b[d] == 1 && n != 1 { 0 } else { idx.strides()[d] });
     }
     Ok((ax, shape, ast, ist))
@@ -161,11 +169,16 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             None => (1, 0),
         };
         let mut out = Vec::with_capacity(index.size());
-        walk(&shape, [&st, index.strides()], [self.offset(), index.offset()], |[ao, io]| {
-            let k = resolve(ibuf[io], n, false, ax, op)?;
-            out.push(buf[(ao as isize + k as isize * sa) as usize]);
-            Ok(())
-        })?;
+        walk(
+            &shape,
+            [&st, index.strides()],
+            [self.offset(), index.offset()],
+            |[ao, io]| {
+                let k = resolve(ibuf[io], n, false, ax, op)?;
+                out.push(buf[(ao as isize + k as isize * sa) as usize]);
+                Ok(())
+            },
+        )?;
         owned(out, &shape, op)
     }
 

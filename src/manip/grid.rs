@@ -38,7 +38,10 @@ pub enum Indexing {
 /// let m = meshgrid(&[&x, &y], Indexing::Ij).unwrap();
 /// assert_eq!(m[1].shape(), &[3, 2]);
 /// ```
-pub fn meshgrid<T: Element, D: Dimension, V: AsView<T, D>>(xs: &[V], indexing: Indexing) -> Result<Vec<Tensor<T, IxDyn>>> {
+pub fn meshgrid<T: Element, D: Dimension, V: AsView<T, D>>(
+    xs: &[V],
+    indexing: Indexing,
+) -> Result<Vec<Tensor<T, IxDyn>>> {
     let flat: Vec<Vec<T>> = xs.iter().map(|x| x.as_view().to_vec()).collect();
     let k = flat.len();
     let mut shape: Vec<usize> = flat.iter().map(|v| v.len()).collect();

@@ -40,7 +40,10 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
                     let s: Vec<String> = views.iter().map(|v| fmt_shape(v.shape())).collect();
                     Error::shape(
                         op,
-                        format!("shape mismatch: indexing tensors could not be broadcast together with shapes {}", s.join(", ")),
+                        format!(
+                            "shape mismatch: indexing tensors could not be broadcast together with shapes {}",
+                            s.join(", ")
+                        ),
                     )
                 })?
                 .to_vec();
@@ -118,7 +121,13 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// let b = a.index_put_accumulate(&[&i], &Tensor::scalar(1)).unwrap();
     /// assert_eq!(b.to_vec(), vec![2, 0, 1]);
     /// ```
-    pub fn index_put_accumulate<I: IndexElement, D2: Dimension, V: AsView<I, D2>, S3: Storage<Elem = T>, D3: Dimension>(
+    pub fn index_put_accumulate<
+        I: IndexElement,
+        D2: Dimension,
+        V: AsView<I, D2>,
+        S3: Storage<Elem = T>,
+        D3: Dimension,
+    >(
         &self,
         indices: &[V],
         values: &TensorBase<S3, D3>,

@@ -106,7 +106,12 @@ pub(crate) fn view_with<T, D: Dimension>(buf: &[T], layout: Layout<D>) -> Tensor
 }
 
 /// A view of `v` restricted to `start .. start + len` along `axis`.
-pub(crate) fn narrow<'a, T: Element, D: Dimension>(v: &TensorView<'a, T, D>, axis: usize, start: usize, len: usize) -> TensorView<'a, T, D> {
+pub(crate) fn narrow<'a, T: Element, D: Dimension>(
+    v: &TensorView<'a, T, D>,
+    axis: usize,
+    start: usize,
+    len: usize,
+) -> TensorView<'a, T, D> {
     let mut l: Layout<D> = v.layout().clone();
     l.shape.slice_mut()[axis] = len;
     if len > 0 {
@@ -134,15 +139,47 @@ pub(crate) fn c_strides(shape: &[usize]) -> Vec<isize> {
 }
 
 /// A zero-filled row-major buffer of `shape`'s size; `Err` if the size overflows.
+/// Large buffers come from fresh zero pages (no write here) advised to use huge pages,
+/// so the first write faults 2 MiB at a time instead of 4 KiB.
 pub(crate) fn alloc<T: Element>(shape: &[usize], op: &'static str) -> Result<Vec<T>> {
     let n = crate::layout::checked_size(shape, op)?;
-    crate::layout::byte_size::<T>(n)?;
-    Ok(vec![T::default(); n])
+    let bytes = crate::layout::byte_size::<T>(n)?;
+    let v = vec![T::default(); n];
+    advise_huge_pages(v.as_ptr() as *const u8, bytes);
+    Ok(v)
 }
+
+/// Asks the kernel to back the 2 MiB-aligned interior of `[ptr, ptr + bytes)` with
+/// transparent huge pages (a hint; failure is ignored). (The element-wise work has the
+/// same helper in `iter::alloc`; this one goes once that lands on main.)
+#[cfg(all(target_os = "linux", not(miri)))]
+fn advise_huge_pages(ptr: *const u8, bytes: usize) {
+    const HUGE: usize = 2 << 20;
+    if bytes < 2 * HUGE {
+        return;
+    }
+    let start = (ptr as usize).next_multiple_of(HUGE);
+    let end = (ptr as usize + bytes) & !(HUGE - 1);
+    if end > start {
+        // SAFETY: the range lies inside an allocation the caller owns; MADV_HUGEPAGE
+        // changes only how the kernel backs the pages, never their contents.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(all(target_os = "linux", not(miri))))]
+fn advise_huge_pages(_ptr: *const u8, _bytes: usize) {}
 
 /// Copies `src` into the region of `out` given by `strides` and `offset` (which must
 /// have `src`'s shape and not alias), through the engine.
-pub(crate) fn copy_into<T: Element, D: Dimension>(out: &mut [T], strides: &[isize], offset: usize, src: &TensorView<'_, T, D>) {
+pub(crate) fn copy_into<T: Element, D: Dimension>(
+    out: &mut [T],
+    strides: &[isize],
+    offset: usize,
+    src: &TensorView<'_, T, D>,
+) {
     crate::iter::apply2(
         src.shape(),
         out,
@@ -195,7 +232,11 @@ pub(crate) fn restore_axis<T: Element, D: Dimension>(
     let mut strides = ms.clone();
     let ls = strides.pop().expect("non-empty");
     strides.insert(axis, ls);
-    let layout = Layout::new(IxDyn::from(&shape[..]), crate::layout::dim::StrideVec::from_slice(&strides), 0);
+    let layout = Layout::new(
+        IxDyn::from(&shape[..]),
+        crate::layout::dim::StrideVec::from_slice(&strides),
+        0,
+    );
     let v = view_with(&data, layout);
     let out = crate::iter::gather_c_order(&data, &v.layout);
     owned(out, &shape, op)

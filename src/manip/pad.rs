@@ -98,7 +98,10 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             k => {
                 return Err(Error::shape(
                     op,
-                    format!("{k} (before, after) pairs given for an array of shape {}", fmt_shape(shape)),
+                    format!(
+                        "{k} (before, after) pairs given for an array of shape {}",
+                        fmt_shape(shape)
+                    ),
                 ));
             }
         };

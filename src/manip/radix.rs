@@ -88,10 +88,7 @@ fn merge<I: Copy + Send + Sync>(a: &[I], b: &[I], dst: &mut [I], key: &(impl Fn(
         (a.partition_point(|x| key(x) <= p), j)
     };
     let (dl, dr) = dst.split_at_mut(i + j);
-    rayon::join(
-        || merge(&a[..i], &b[..j], dl, key),
-        || merge(&a[i..], &b[j..], dr, key),
-    );
+    rayon::join(|| merge(&a[..i], &b[..j], dl, key), || merge(&a[i..], &b[j..], dr, key));
 }
 
 /// Sorts `buf` stably by `key` on up to `threads` threads (halves sorted in parallel,
@@ -118,9 +115,13 @@ pub(crate) fn par_sort_run<I: Copy + Send + Sync>(
     if l_in_tmp != r_in_tmp {
         // Bring the left half next to the right one.
         if l_in_tmp {
-            bl.par_chunks_mut(PAR_MIN).zip(tl.par_chunks(PAR_MIN)).for_each(|(d, s)| d.copy_from_slice(s));
+            bl.par_chunks_mut(PAR_MIN)
+                .zip(tl.par_chunks(PAR_MIN))
+                .for_each(|(d, s)| d.copy_from_slice(s));
         } else {
-            tl.par_chunks_mut(PAR_MIN).zip(bl.par_chunks(PAR_MIN)).for_each(|(d, s)| d.copy_from_slice(s));
+            tl.par_chunks_mut(PAR_MIN)
+                .zip(bl.par_chunks(PAR_MIN))
+                .for_each(|(d, s)| d.copy_from_slice(s));
         }
         l_in_tmp = r_in_tmp;
     }

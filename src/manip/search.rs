@@ -52,7 +52,12 @@ impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
                 format!("the sorted tensor must be 1-D, got shape {}", fmt_shape(self.shape())),
             ));
         }
-        let (buf, st, off, n) = (self.storage.buffer(), self.strides()[0], self.offset() as isize, self.shape()[0]);
+        let (buf, st, off, n) = (
+            self.storage.buffer(),
+            self.strides()[0],
+            self.offset() as isize,
+            self.shape()[0],
+        );
         let at = |i: usize| buf[(off + i as isize * st) as usize].sort_key();
         let shape = values.shape().to_vec();
         let mut out = alloc::<usize>(&shape, op)?;

@@ -200,7 +200,11 @@ impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
                 for (i, p) in pairs.iter_mut().enumerate() {
                     *p = (buf[(o + i as isize * st) as usize].sort_key(), i);
                 }
-                let sorted = if par_sort_run(pairs, tmp, T::KEY_BYTES, threads, &key) { &*tmp } else { &*pairs };
+                let sorted = if par_sort_run(pairs, tmp, T::KEY_BYTES, threads, &key) {
+                    &*tmp
+                } else {
+                    &*pairs
+                };
                 for (x, p) in lane.iter_mut().zip(sorted) {
                     *x = p.1;
                 }

@@ -48,7 +48,11 @@ impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         let n = flat.len();
         let mut pairs: Vec<(u64, usize)> = flat.iter().enumerate().map(|(i, x)| (x.sort_key(), i)).collect();
         let mut tmp = pairs.clone();
-        let threads = if n >= crate::iter::PARALLEL_THRESHOLD { crate::threads::num_threads() } else { 1 };
+        let threads = if n >= crate::iter::PARALLEL_THRESHOLD {
+            crate::threads::num_threads()
+        } else {
+            1
+        };
         if par_sort_run(&mut pairs, &mut tmp, T::KEY_BYTES, threads, &|p: &(u64, usize)| p.0) {
             pairs = tmp;
         }

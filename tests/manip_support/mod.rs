@@ -18,7 +18,9 @@ fn float(v: &Value) -> f64 {
             "nan" => f64::NAN,
             "inf" => f64::INFINITY,
             "-inf" => f64::NEG_INFINITY,
-            other => other.parse().unwrap_or_else(|_| panic!("bad float {other}")),
+            other => other
+                .parse()
+                .unwrap_or_else(|_| panic!("bad float {other}")),
         },
         _ => v.as_f64().expect("float"),
     }
@@ -66,12 +68,21 @@ impl Gold for bool {
 }
 
 fn usizes(v: &Value) -> Vec<usize> {
-    v.as_array().expect("array").iter().map(|x| x.as_u64().unwrap() as usize).collect()
+    v.as_array()
+        .expect("array")
+        .iter()
+        .map(|x| x.as_u64().unwrap() as usize)
+        .collect()
 }
 
 /// The base (C-contiguous) tensor of an encoded array.
 pub fn base<T: Gold>(a: &Value) -> Tensor<T, IxDyn> {
-    let data: Vec<T> = a["v"].as_array().expect("data").iter().map(T::from_json).collect();
+    let data: Vec<T> = a["v"]
+        .as_array()
+        .expect("data")
+        .iter()
+        .map(T::from_json)
+        .collect();
     Tensor::from_vec(data, usizes(&a["s"])).expect("golden shape matches data")
 }
 
@@ -124,7 +135,11 @@ pub fn check_all<T: Gold, S: ferrotensor::storage::Storage<Elem = T>, D: Dimensi
 }
 
 /// Outcome of a case: compares `Ok` results, or expects an error when the case says so.
-pub fn expect<R>(case: &Value, r: ferrotensor::Result<R>, cmp: impl FnOnce(&R) -> Result<(), String>) -> Result<(), String> {
+pub fn expect<R>(
+    case: &Value,
+    r: ferrotensor::Result<R>,
+    cmp: impl FnOnce(&R) -> Result<(), String>,
+) -> Result<(), String> {
     match (case.get("err").is_some(), r) {
         (true, Err(_)) => Ok(()),
         (true, Ok(_)) => Err("expected an error".into()),
@@ -134,7 +149,9 @@ pub fn expect<R>(case: &Value, r: ferrotensor::Result<R>, cmp: impl FnOnce(&R) -
 }
 
 pub fn arg_i(case: &Value, k: &str) -> isize {
-    case["args"][k].as_i64().unwrap_or_else(|| panic!("arg {k}")) as isize
+    case["args"][k]
+        .as_i64()
+        .unwrap_or_else(|| panic!("arg {k}")) as isize
 }
 pub fn arg_opt(case: &Value, k: &str) -> Option<isize> {
     case["args"][k].as_i64().map(|v| v as isize)
@@ -160,11 +177,24 @@ pub fn run(name: &str, min_cases: usize, f: impl Fn(&Value) -> Result<(), String
         .iter()
         .filter(|c| c["fn"] == name)
         .collect();
-    assert!(cases.len() >= min_cases, "{name}: only {} golden cases", cases.len());
+    assert!(
+        cases.len() >= min_cases,
+        "{name}: only {} golden cases",
+        cases.len()
+    );
     let failures: Vec<String> = cases
         .iter()
         .enumerate()
-        .filter_map(|(i, c)| f(c).err().map(|e| format!("{name} case {i} ({}): {e}", c["args"])))
+        .filter_map(|(i, c)| {
+            f(c).err()
+                .map(|e| format!("{name} case {i} ({}): {e}", c["args"]))
+        })
         .collect();
-    assert!(failures.is_empty(), "{} of {} failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }
