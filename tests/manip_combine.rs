@@ -6,44 +6,18 @@ use ferrotensor::prelude::*;
 use manip_support::*;
 use serde_json::Value;
 
-fn inputs(case: &Value) -> Vec<Tensor<f64, IxDyn>> {
-    case["in"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(base::<f64>)
-        .collect()
+fn inputs<T: Gold>(case: &Value) -> Vec<Tensor<T, IxDyn>> {
+    case["in"].as_array().unwrap().iter().map(base::<T>).collect()
 }
 
-fn views<'a>(bases: &'a [Tensor<f64, IxDyn>], case: &Value) -> Vec<TensorView<'a, f64, IxDyn>> {
-    bases
-        .iter()
-        .zip(case["in"].as_array().unwrap())
-        .map(|(b, a)| view(b, a))
-        .collect()
-}
-
-fn ints(case: &Value) -> Vec<Tensor<i64, IxDyn>> {
-    case["in"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(base::<i64>)
-        .collect()
-}
-
-fn int_views<'a>(bases: &'a [Tensor<i64, IxDyn>], case: &Value) -> Vec<TensorView<'a, i64, IxDyn>> {
-    bases
-        .iter()
-        .zip(case["in"].as_array().unwrap())
-        .map(|(b, a)| view(b, a))
-        .collect()
+fn views<'a, T: Gold>(bases: &'a [Tensor<T, IxDyn>], case: &Value) -> Vec<TensorView<'a, T, IxDyn>> {
+    bases.iter().zip(case["in"].as_array().unwrap()).map(|(b, a)| view(b, a)).collect()
 }
 
 #[test]
 fn golden_concatenate() {
     run("concatenate", 30, |c| {
-        let b = inputs(c);
+        let b = inputs::<f64>(c);
         let v = views(&b, c);
         expect(c, concatenate(&v, arg_i(c, "axis")), |t| {
             check(t, &c["out"][0])
@@ -54,14 +28,14 @@ fn golden_concatenate() {
 #[test]
 fn golden_stack_family() {
     run("stack", 20, |c| {
-        let b = ints(c);
-        let v = int_views(&b, c);
+        let b = inputs::<i64>(c);
+        let v = views(&b, c);
         expect(c, stack(&v, arg_i(c, "axis")), |t| check(t, &c["out"][0]))
     });
     for name in ["hstack", "vstack", "dstack"] {
         run(name, 10, |c| {
-            let b = ints(c);
-            let v = int_views(&b, c);
+            let b = inputs::<i64>(c);
+            let v = views(&b, c);
             let r = match name {
                 "hstack" => hstack(&v),
                 "vstack" => vstack(&v),
@@ -82,7 +56,7 @@ fn golden_split_chunk_unstack_are_views() {
             .all(|p| buf.contains(&p.as_ptr()))
     };
     run("split", 30, |c| {
-        let b = inputs(c);
+        let b = inputs::<f64>(c);
         let v = view(&b[0], &c["in"][0]);
         let idx: Vec<isize> = c["args"]["indices"]
             .as_array()
@@ -100,7 +74,7 @@ fn golden_split_chunk_unstack_are_views() {
         })
     });
     run("chunk", 15, |c| {
-        let b = inputs(c);
+        let b = inputs::<f64>(c);
         let v = view(&b[0], &c["in"][0]);
         expect(
             c,
@@ -114,7 +88,7 @@ fn golden_split_chunk_unstack_are_views() {
         )
     });
     run("unstack", 10, |c| {
-        let b = inputs(c);
+        let b = inputs::<f64>(c);
         let v = view(&b[0], &c["in"][0]);
         expect(c, unstack(&v, arg_i(c, "axis")), |parts| {
             if !shares(parts, &b[0]) {

@@ -8,38 +8,48 @@ const SMALL: usize = 128;
 /// Below this length a merge (or a parallel split) runs on one thread.
 const PAR_MIN: usize = 1 << 16;
 
-/// One stable LSD radix pass per key byte `0..NB` that is not constant; `buf` and `tmp`
-/// have the same length. Returns `true` when the sorted result ended up in `tmp`.
-fn radix<I: Copy, const NB: usize>(buf: &mut [I], tmp: &mut [I], key: &impl Fn(&I) -> u64) -> bool {
+/// One stable LSD radix pass per `BITS`-bit digit `0..P` that is not constant
+/// (`R = 2^BITS` buckets); `buf` and `tmp` have the same length. Returns `true` when the
+/// sorted result ended up in `tmp`.
+fn radix<I: Copy, const P: usize, const BITS: u32, const R: usize>(
+    buf: &mut [I],
+    tmp: &mut [I],
+    key: &impl Fn(&I) -> u64,
+) -> bool {
     let n = buf.len();
     debug_assert_eq!(n, tmp.len());
-    let mut hist = [[0u32; 256]; NB];
+    debug_assert_eq!(R, 1 << BITS);
+    let mask = (R - 1) as u64;
+    let mut hist = vec![[0u32; R]; P];
     for x in buf.iter() {
         let k = key(x);
         for (b, h) in hist.iter_mut().enumerate() {
-            h[((k >> (8 * b)) & 255) as usize] += 1;
+            h[((k >> (BITS as usize * b)) & mask) as usize] += 1;
         }
     }
     let mut in_tmp = false;
+    let mut offs = vec![0u32; R];
     for (b, h) in hist.iter().enumerate() {
         if h.iter().any(|&c| c as usize == n) {
-            continue; // every key has the same byte here
+            continue; // every key has the same digit here
         }
-        let mut offs = [0u32; 256];
         let mut s = 0u32;
         for (o, &c) in offs.iter_mut().zip(h.iter()) {
             *o = s;
             s += c;
         }
         let (src, dst): (&[I], &mut [I]) = if in_tmp { (tmp, buf) } else { (buf, tmp) };
+        let shift = BITS as usize * b;
         for x in src {
-            let d = ((key(x) >> (8 * b)) & 255) as usize;
-            let o = offs[d] as usize;
-            // SAFETY: `offs[d]` starts at the number of keys with a smaller byte and is
-            // bumped once per key with this byte, so it stays below that prefix plus the
-            // byte's count, which is at most `n == dst.len()`.
-            unsafe { *dst.get_unchecked_mut(o) = *x };
-            offs[d] += 1;
+            let d = ((key(x) >> shift) & mask) as usize;
+            // SAFETY: `d < R == offs.len()` (masked); `offs[d]` starts at the number of
+            // keys with a smaller digit and is bumped once per key with this digit, so it
+            // stays below that prefix plus the digit's count, at most `n == dst.len()`.
+            unsafe {
+                let o = offs.get_unchecked_mut(d);
+                *dst.get_unchecked_mut(*o as usize) = *x;
+                *o += 1;
+            }
         }
         in_tmp = !in_tmp;
     }
@@ -53,11 +63,16 @@ pub(crate) fn sort_run<I: Copy>(buf: &mut [I], tmp: &mut [I], nbytes: usize, key
         buf.sort_by_key(key);
         return false;
     }
-    match nbytes {
-        1 => radix::<I, 1>(buf, tmp, key),
-        2 => radix::<I, 2>(buf, tmp, key),
-        3 | 4 => radix::<I, 4>(buf, tmp, key),
-        _ => radix::<I, 8>(buf, tmp, key),
+    // Long runs take 11-bit digits (fewer passes; the 2048 buckets pay off), short
+    // ones 8-bit digits (the histograms stay small next to the data).
+    let long = buf.len() >= 1 << 16;
+    match (nbytes, long) {
+        (1, _) => radix::<I, 1, 8, 256>(buf, tmp, key),
+        (2, _) => radix::<I, 2, 8, 256>(buf, tmp, key),
+        (3 | 4, false) => radix::<I, 4, 8, 256>(buf, tmp, key),
+        (3 | 4, true) => radix::<I, 3, 11, 2048>(buf, tmp, key),
+        (_, false) => radix::<I, 8, 8, 256>(buf, tmp, key),
+        (_, true) => radix::<I, 6, 11, 2048>(buf, tmp, key),
     }
 }
 
@@ -146,15 +161,21 @@ mod tests {
     #[test]
     fn radix_and_parallel_sort_are_stable() {
         let mut seed = 7;
-        for &n in &[0usize, 1, 5, 127, 128, 1000, 300_000] {
-            let items: Vec<(u64, usize)> = (0..n).map(|i| (lcg(&mut seed) % 1000, i)).collect();
-            let mut expect = items.clone();
-            expect.sort_by_key(|p| p.0);
-            for threads in [1, 2, 3] {
-                let (mut buf, mut tmp) = (items.clone(), items.clone());
-                let in_tmp = par_sort_run(&mut buf, &mut tmp, 2, threads, &|p: &(u64, usize)| p.0);
-                let got = if in_tmp { &tmp } else { &buf };
-                assert_eq!(got, &expect, "n = {n}, threads = {threads}");
+        for nbytes in [2usize, 4, 8] {
+            for &n in &[0usize, 1, 5, 127, 128, 1000, 300_000] {
+                let mask = if nbytes == 8 { u64::MAX } else { (1u64 << (8 * nbytes)) - 1 };
+                // few distinct high parts, so ties are common
+                let items: Vec<(u64, usize)> = (0..n)
+                    .map(|i| ((lcg(&mut seed) % 50).wrapping_mul(0x9E37_79B9_7F4A_7C15) & mask, i))
+                    .collect();
+                let mut expect = items.clone();
+                expect.sort_by_key(|p| p.0);
+                for threads in [1, 2, 3] {
+                    let (mut buf, mut tmp) = (items.clone(), items.clone());
+                    let in_tmp = par_sort_run(&mut buf, &mut tmp, nbytes, threads, &|p: &(u64, usize)| p.0);
+                    let got = if in_tmp { &tmp } else { &buf };
+                    assert!(got == &expect, "n = {n}, nbytes = {nbytes}, threads = {threads}");
+                }
             }
         }
     }
