@@ -7,11 +7,23 @@ use manip_support::*;
 use serde_json::Value;
 
 fn inputs<T: Gold>(case: &Value) -> Vec<Tensor<T, IxDyn>> {
-    case["in"].as_array().unwrap().iter().map(base::<T>).collect()
+    case["in"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(base::<T>)
+        .collect()
 }
 
-fn views<'a, T: Gold>(bases: &'a [Tensor<T, IxDyn>], case: &Value) -> Vec<TensorView<'a, T, IxDyn>> {
-    bases.iter().zip(case["in"].as_array().unwrap()).map(|(b, a)| view(b, a)).collect()
+fn views<'a, T: Gold>(
+    bases: &'a [Tensor<T, IxDyn>],
+    case: &Value,
+) -> Vec<TensorView<'a, T, IxDyn>> {
+    bases
+        .iter()
+        .zip(case["in"].as_array().unwrap())
+        .map(|(b, a)| view(b, a))
+        .collect()
 }
 
 #[test]

@@ -163,7 +163,11 @@ mod tests {
         let mut seed = 7;
         for nbytes in [2usize, 4, 8] {
             for &n in &[0usize, 1, 5, 127, 128, 1000, 300_000] {
-                let mask = if nbytes == 8 { u64::MAX } else { (1u64 << (8 * nbytes)) - 1 };
+                let mask = if nbytes == 8 {
+                    u64::MAX
+                } else {
+                    (1u64 << (8 * nbytes)) - 1
+                };
                 // few distinct high parts, so ties are common
                 let items: Vec<(u64, usize)> = (0..n)
                     .map(|i| ((lcg(&mut seed) % 50).wrapping_mul(0x9E37_79B9_7F4A_7C15) & mask, i))
