@@ -26,6 +26,7 @@ pub struct ReadmeDoctests;
 pub mod display;
 pub mod element;
 pub mod error;
+pub mod interop;
 pub mod io;
 pub mod iter;
 pub mod layout;

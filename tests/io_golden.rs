@@ -30,10 +30,7 @@ fn num(x: f64) -> Value {
 
 /// The elements in C order, encoded as gen_io.py encodes them.
 fn encode(d: &DynTensor) -> Vec<Value> {
-    fn ints<T: Copy + Into<Value>>(t: &Tensor<T>) -> Vec<Value>
-    where
-        T: ferrotensor::Element,
-    {
+    fn ints<T: ferrotensor::Element + Into<Value>>(t: &Tensor<T>) -> Vec<Value> {
         t.iter().map(|&x| x.into()).collect()
     }
     match d {

@@ -7,7 +7,6 @@
 #![cfg(target_os = "linux")]
 
 use ferrotensor::io::safetensors::MmapSafetensors;
-use ferrotensor::prelude::*;
 use std::io::{Seek, SeekFrom, Write};
 
 /// Resident set size in bytes, from /proc/self/statm (second field, in pages).
