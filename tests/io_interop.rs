@@ -17,7 +17,7 @@ mod nd {
             ("transposed".into(), a.t().into_dyn()),
             ("permuted".into(), a.permute(&[1, 0, 2]).unwrap().into_dyn()),
             ("flipped".into(), a.flip(1).unwrap().into_dyn()),
-            ("stepped".into(), a.slice(s![1.., ..;2, 4..0;-3])),
+            ("stepped".into(), a.slice(s![1.., ..;2, 4..;-3])),
             (
                 "broadcast".into(),
                 a.slice(s![0, NewAxis, .., 1])
