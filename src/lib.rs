@@ -29,6 +29,7 @@ pub mod error;
 pub mod interop;
 pub mod io;
 pub mod iter;
+pub mod kernels;
 pub mod layout;
 pub mod storage;
 pub mod tensor;
