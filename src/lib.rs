@@ -26,6 +26,8 @@ pub struct ReadmeDoctests;
 pub mod display;
 pub mod element;
 pub mod error;
+pub mod interop;
+pub mod io;
 pub mod iter;
 pub mod kernels;
 pub mod layout;
