@@ -28,6 +28,7 @@ pub mod element;
 pub mod error;
 pub mod iter;
 pub mod layout;
+pub mod reduce;
 pub mod storage;
 pub mod tensor;
 pub mod threads;
@@ -36,6 +37,7 @@ pub use display::PrintOptions;
 pub use element::{Element, Float, Num};
 pub use error::{Error, Result};
 pub use layout::slice::{Ellipsis, NewAxis, SliceItem};
+pub use reduce::NormOrd;
 pub use layout::{Dimension, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, Order};
 pub use tensor::{Tensor, TensorArc, TensorBase, TensorCow, TensorMut, TensorView};
 pub use threads::{num_threads, set_num_threads, with_num_threads};
@@ -49,6 +51,7 @@ pub use threads::{num_threads, set_num_threads, with_num_threads};
 /// ```
 pub mod prelude {
     pub use crate::s;
+    pub use crate::NormOrd;
     pub use crate::{
         Dimension, Element, Ellipsis, Error, Float, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, NewAxis, Num,
         Order, PrintOptions, Result, SliceItem, Tensor, TensorArc, TensorBase, TensorCow, TensorMut, TensorView,
