@@ -37,8 +37,8 @@ pub use display::PrintOptions;
 pub use element::{Element, Float, Num};
 pub use error::{Error, Result};
 pub use layout::slice::{Ellipsis, NewAxis, SliceItem};
-pub use reduce::NormOrd;
 pub use layout::{Dimension, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, Order};
+pub use reduce::NormOrd;
 pub use tensor::{Tensor, TensorArc, TensorBase, TensorCow, TensorMut, TensorView};
 pub use threads::{num_threads, set_num_threads, with_num_threads};
 
@@ -50,8 +50,8 @@ pub use threads::{num_threads, set_num_threads, with_num_threads};
 /// assert_eq!(a.shape(), &[2, 3]);
 /// ```
 pub mod prelude {
-    pub use crate::s;
     pub use crate::NormOrd;
+    pub use crate::s;
     pub use crate::{
         Dimension, Element, Ellipsis, Error, Float, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, NewAxis, Num,
         Order, PrintOptions, Result, SliceItem, Tensor, TensorArc, TensorBase, TensorCow, TensorMut, TensorView,

@@ -45,12 +45,20 @@ fn scalar(x: V) -> Out {
     Ok((vec![], vec![x]))
 }
 
-fn apply_views<'a, T: Element>(mut v: TensorView<'a, T, IxDyn>, ops: &Value) -> TensorView<'a, T, IxDyn> {
+fn apply_views<'a, T: Element>(
+    mut v: TensorView<'a, T, IxDyn>,
+    ops: &Value,
+) -> TensorView<'a, T, IxDyn> {
     for op in ops.as_array().unwrap() {
         let op = op.as_array().unwrap();
         v = match op[0].as_str().unwrap() {
             "permute" => {
-                let p: Vec<isize> = op[1].as_array().unwrap().iter().map(|x| x.as_i64().unwrap() as isize).collect();
+                let p: Vec<isize> = op[1]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_i64().unwrap() as isize)
+                    .collect();
                 v.permute(&p).unwrap()
             }
             "slice" => {
@@ -71,7 +79,12 @@ fn apply_views<'a, T: Element>(mut v: TensorView<'a, T, IxDyn>, ops: &Value) -> 
             }
             "flip" => v.flip(op[1].as_i64().unwrap() as isize).unwrap(),
             "broadcast" => {
-                let s: Vec<usize> = op[1].as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as usize).collect();
+                let s: Vec<usize> = op[1]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_u64().unwrap() as usize)
+                    .collect();
                 v.broadcast_to(s).unwrap()
             }
             o => panic!("unknown view op {o}"),
@@ -160,7 +173,9 @@ fn eval_float<T: Float + Into<f64>>(v: &TensorView<'_, T, IxDyn>, c: &Case) -> O
     }
 }
 
-fn eval_int<T: Num + PartialOrd + Into<i64> + num_traits::AsPrimitive<i64> + num_traits::AsPrimitive<f64>>(
+fn eval_int<
+    T: Num + PartialOrd + Into<i64> + num_traits::AsPrimitive<i64> + num_traits::AsPrimitive<f64>,
+>(
     v: &TensorView<'_, T, IxDyn>,
     c: &Case,
 ) -> Out {
@@ -189,9 +204,23 @@ fn same(got: V, want: V, tol: f64) -> bool {
     }
 }
 
-fn run_entry<T: Element>(e: &Value, parse_elem: impl Fn(&Value) -> T, eval: impl Fn(&TensorView<'_, T, IxDyn>, &Case) -> Out) -> (usize, Vec<String>) {
-    let shape: Vec<usize> = e["shape"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as usize).collect();
-    let data: Vec<T> = e["data"].as_array().unwrap().iter().map(&parse_elem).collect();
+fn run_entry<T: Element>(
+    e: &Value,
+    parse_elem: impl Fn(&Value) -> T,
+    eval: impl Fn(&TensorView<'_, T, IxDyn>, &Case) -> Out,
+) -> (usize, Vec<String>) {
+    let shape: Vec<usize> = e["shape"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as usize)
+        .collect();
+    let data: Vec<T> = e["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(&parse_elem)
+        .collect();
     let base = Tensor::from_vec(data, shape.clone()).unwrap();
     let view = apply_views(base.view(), &e["view"]);
     let mut fails = Vec::new();
@@ -200,7 +229,9 @@ fn run_entry<T: Element>(e: &Value, parse_elem: impl Fn(&Value) -> T, eval: impl
         n += 1;
         let case = Case {
             op: c["op"].as_str().unwrap().to_string(),
-            axes: c["axes"].as_array().map(|a| a.iter().map(|x| x.as_i64().unwrap() as isize).collect()),
+            axes: c["axes"]
+                .as_array()
+                .map(|a| a.iter().map(|x| x.as_i64().unwrap() as isize).collect()),
             keepdims: c["keepdims"].as_bool().unwrap(),
             ddof: c["ddof"].as_u64().unwrap() as usize,
         };
@@ -214,11 +245,21 @@ fn run_entry<T: Element>(e: &Value, parse_elem: impl Fn(&Value) -> T, eval: impl
             (Ok(r), Some(_)) => fails.push(format!("{what}: expected Err, got {r:?}")),
             (Err(err), None) => fails.push(format!("{what}: unexpected Err {err}")),
             (Ok((s, vals)), None) => {
-                let ws: Vec<usize> = c["shape"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as usize).collect();
+                let ws: Vec<usize> = c["shape"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_u64().unwrap() as usize)
+                    .collect();
                 let wv: Vec<V> = c["out"].as_array().unwrap().iter().map(parse).collect();
                 let tol = c["tol"].as_f64().unwrap();
-                if s != ws || vals.len() != wv.len() || !vals.iter().zip(&wv).all(|(&g, &w)| same(g, w, tol)) {
-                    fails.push(format!("{what}: got {s:?} {vals:?}, NumPy {ws:?} {wv:?} (tol {tol:e})"));
+                if s != ws
+                    || vals.len() != wv.len()
+                    || !vals.iter().zip(&wv).all(|(&g, &w)| same(g, w, tol))
+                {
+                    fails.push(format!(
+                        "{what}: got {s:?} {vals:?}, NumPy {ws:?} {wv:?} (tol {tol:e})"
+                    ));
                 }
             }
         }
@@ -243,5 +284,10 @@ fn numpy_golden_reductions() {
         fails.extend(f);
     }
     assert!(total > 6000, "only {total} golden cases");
-    assert!(fails.is_empty(), "{} of {total} golden cases differ:\n{}", fails.len(), fails[..fails.len().min(30)].join("\n"));
+    assert!(
+        fails.is_empty(),
+        "{} of {total} golden cases differ:\n{}",
+        fails.len(),
+        fails[..fails.len().min(30)].join("\n")
+    );
 }

@@ -1,7 +1,7 @@
 //! Indices of extrema: `argmax`/`argmin` (first NaN wins) and `nanargmax`/`nanargmin`
 //! (NaN skipped; all-NaN is an error, as NumPy's `ValueError`), flat or along an axis.
 
-use super::engine::lanes;
+use super::engine::lanes_inner;
 use super::minmax::Ext;
 use crate::element::Element;
 use crate::error::{Error, Result, fmt_shape};
@@ -26,13 +26,19 @@ fn pick<T: PartialOrd, const MAX: bool, const SKIP: bool>(best: T, x: T) -> bool
 /// `(value, index)` of the first extremum of a non-empty contiguous run. Blocks are
 /// reduced with vector lanes; only a block that improves on the best is searched.
 fn scan<T: Element + PartialOrd, const MAX: bool, const SKIP: bool>(x: &[T]) -> (T, usize) {
+    super::simd::simd(|| scan_inner::<T, MAX, SKIP>(x))
+}
+
+#[inline(always)]
+fn scan_inner<T: Element + PartialOrd, const MAX: bool, const SKIP: bool>(x: &[T]) -> (T, usize) {
     const B: usize = 1024;
     let (mut best, mut bi) = (x[0], 0);
     for (b, blk) in x.chunks(B).enumerate() {
-        let m = lanes(&Ext::<MAX, SKIP>, blk[0], blk);
+        let m = lanes_inner(&Ext::<MAX, SKIP>, blk[0], blk);
         if pick::<T, MAX, SKIP>(best, m) {
             #[allow(clippy::eq_op)]
             let m_nan = m != m;
+            #[allow(clippy::eq_op)]
             let p = blk
                 .iter()
                 .position(|&v| v == m || (m_nan && v != v))
@@ -177,12 +183,14 @@ impl<T: Element + PartialOrd, S: Storage<Elem = T>, D: Dimension> TensorBase<S, 
                         let row = i0 + r as isize * sa;
                         if kis == 1 {
                             let xs = &buf[row as usize..row as usize + bl];
-                            for ((v, ix), &x) in vals.iter_mut().zip(idx.iter_mut()).zip(xs) {
-                                if pick::<T, MAX, SKIP>(*v, x) {
-                                    *v = x;
-                                    *ix = r;
+                            super::simd::simd(|| {
+                                for ((v, ix), &x) in vals.iter_mut().zip(idx.iter_mut()).zip(xs) {
+                                    if pick::<T, MAX, SKIP>(*v, x) {
+                                        *v = x;
+                                        *ix = r;
+                                    }
                                 }
-                            }
+                            });
                         } else {
                             for (j, (v, ix)) in vals.iter_mut().zip(idx.iter_mut()).enumerate() {
                                 let x = buf[(row + j as isize * kis) as usize];
@@ -221,7 +229,7 @@ impl<T: Element + PartialOrd, S: Storage<Elem = T>, D: Dimension> TensorBase<S, 
     ///
     /// ```
     /// use ferrotensor::prelude::*;
-    /// let a = Tensor::from_vec(vec![1, 7, 7, 2], [2, 2]).unwrap();
+    /// let a = Tensor::from_vec(vec![1, 7, 3, 7], [2, 2]).unwrap();
     /// assert_eq!(a.argmax().unwrap(), 1);
     /// assert_eq!(a.t().argmax().unwrap(), 2);
     /// assert_eq!(Tensor::from_vec(vec![1.0, f64::NAN, f64::NAN], [3]).unwrap().argmax().unwrap(), 1);

@@ -75,9 +75,11 @@ pub(crate) trait Reducer<T: Element>: Sync {
         let _ = (o, os);
         if stride == 1 {
             let row = &buf[off as usize..off as usize + acc.len()];
-            for (a, &x) in acc.iter_mut().zip(row) {
-                *a = self.step(*a, x);
-            }
+            super::simd::simd(|| {
+                for (a, &x) in acc.iter_mut().zip(row) {
+                    *a = self.step(*a, x);
+                }
+            });
         } else {
             for (j, a) in acc.iter_mut().enumerate() {
                 *a = self.step(*a, buf[(off + j as isize * stride) as usize]);
@@ -90,6 +92,11 @@ pub(crate) trait Reducer<T: Element>: Sync {
 /// merges them in a fixed tree.
 #[inline]
 pub(crate) fn lanes<T: Element, R: Reducer<T> + ?Sized>(r: &R, acc: R::Acc, x: &[T]) -> R::Acc {
+    super::simd::simd(|| lanes_inner(r, acc, x))
+}
+
+#[inline(always)]
+pub(crate) fn lanes_inner<T: Element, R: Reducer<T> + ?Sized>(r: &R, acc: R::Acc, x: &[T]) -> R::Acc {
     const L: usize = 16;
     if x.len() < 2 * L {
         return x.iter().fold(acc, |a, &v| r.step(a, v));
@@ -158,10 +165,11 @@ impl Split {
     /// Offset (relative to a kept position) of the first element of a reduced part.
     fn first(&self, part: &(Range<usize>, Range<usize>)) -> isize {
         let mut first = 0;
-        self.red
-            .for_runs(part.0.start..part.0.start + 1, part.1.start..part.1.start + 1, &mut |[o], _| {
-                first = o
-            });
+        self.red.for_runs(
+            part.0.start..part.0.start + 1,
+            part.1.start..part.1.start + 1,
+            &mut |[o], _| first = o,
+        );
         first
     }
 
@@ -186,8 +194,9 @@ impl Split {
             for j in 0..klen as isize {
                 let (i0, o) = (io + j * ks, (oo + j * kos) as usize);
                 let mut acc = start(i0);
-                self.red
-                    .for_runs(part.0.clone(), part.1.clone(), &mut |[ro], rl| acc = r.run(acc, o, buf, i0 + ro, rl, rs));
+                self.red.for_runs(part.0.clone(), part.1.clone(), &mut |[ro], rl| {
+                    acc = r.run(acc, o, buf, i0 + ro, rl, rs)
+                });
                 // SAFETY: `o` is a distinct output index < n_out (row-major strides of
                 // the kept shape); each output is written by exactly one caller.
                 unsafe { *out.get().add(o) = acc };

@@ -67,7 +67,12 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// let m = a.fold_axis(0, i32::MIN, |acc, x| acc.max(x)).unwrap();
     /// assert_eq!(m.to_vec(), vec![3, 5]);
     /// ```
-    pub fn fold_axis<A: Element>(&self, axis: isize, init: A, f: impl Fn(A, T) -> A + Sync) -> Result<Tensor<A, IxDyn>> {
+    pub fn fold_axis<A: Element>(
+        &self,
+        axis: isize,
+        init: A,
+        f: impl Fn(A, T) -> A + Sync,
+    ) -> Result<Tensor<A, IxDyn>> {
         self.reduce_axes(&[axis], false, init, f)
     }
 }

@@ -57,7 +57,13 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(a.all_axes(&[1], false).unwrap().to_vec(), vec![false, true]);
     /// ```
     pub fn all_axes(&self, axes: &[isize], keepdims: bool) -> Result<Tensor<bool, IxDyn>> {
-        self.reduce_map(Some(axes), keepdims, &MapFold(true, truthy::<T>, |a, b| a & b), "all", |a, _| a)
+        self.reduce_map(
+            Some(axes),
+            keepdims,
+            &MapFold(true, truthy::<T>, |a, b| a & b),
+            "all",
+            |a, _| a,
+        )
     }
 
     /// True if any element is nonzero (false for an empty tensor).
@@ -80,7 +86,13 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(a.any_axes(&[0], false).unwrap().to_vec(), vec![true, false]);
     /// ```
     pub fn any_axes(&self, axes: &[isize], keepdims: bool) -> Result<Tensor<bool, IxDyn>> {
-        self.reduce_map(Some(axes), keepdims, &MapFold(false, truthy::<T>, |a, b| a | b), "any", |a, _| a)
+        self.reduce_map(
+            Some(axes),
+            keepdims,
+            &MapFold(false, truthy::<T>, |a, b| a | b),
+            "any",
+            |a, _| a,
+        )
     }
 
     /// Number of nonzero elements.
@@ -90,8 +102,12 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(Tensor::from_vec(vec![0, 5, 0, 7], [4]).unwrap().count_nonzero(), 2);
     /// ```
     pub fn count_nonzero(&self) -> usize {
-        self.reduce_all(&MapFold(0, |x| usize::from(truthy(x)), |a, b| a + b), "count_nonzero", |a, _| a)
-            .expect("count_nonzero has an identity")
+        self.reduce_all(
+            &MapFold(0, |x| usize::from(truthy(x)), |a, b| a + b),
+            "count_nonzero",
+            |a, _| a,
+        )
+        .expect("count_nonzero has an identity")
     }
 
     /// [`TensorBase::count_nonzero`] over `axes`.

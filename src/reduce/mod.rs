@@ -45,6 +45,7 @@ mod minmax;
 mod moments;
 mod norm;
 pub(crate) mod pairwise;
+pub(crate) mod simd;
 mod sum;
 
 pub use norm::NormOrd;
@@ -90,7 +91,12 @@ impl Spec {
     }
 
     /// The result tensor from row-major data over the kept axes.
-    pub(crate) fn finish<A: Element>(&self, data: Vec<A>, keepdims: bool, op: &'static str) -> Result<Tensor<A, IxDyn>> {
+    pub(crate) fn finish<A: Element>(
+        &self,
+        data: Vec<A>,
+        keepdims: bool,
+        op: &'static str,
+    ) -> Result<Tensor<A, IxDyn>> {
         let shape = if keepdims { &self.keep_shape } else { &self.out_shape };
         Tensor::owned_from(data, IxDyn::from(&shape[..]), Order::RowMajor, op)
     }
@@ -114,7 +120,13 @@ pub(crate) fn empty_err(op: &'static str, shape: &[usize]) -> Error {
 
 impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// Runs reducer `r` over `spec`, returning one accumulator per output (row-major).
-    pub(crate) fn reduce_raw<R: Reducer<T>>(&self, spec: &Spec, r: &R, logical: bool, op: &'static str) -> Result<Vec<R::Acc>> {
+    pub(crate) fn reduce_raw<R: Reducer<T>>(
+        &self,
+        spec: &Spec,
+        r: &R,
+        logical: bool,
+        op: &'static str,
+    ) -> Result<Vec<R::Acc>> {
         let n_out = spec.n_out();
         if r.identity().is_none() && spec.n_red == 0 {
             return Err(empty_err(op, self.shape()));
@@ -148,7 +160,12 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     }
 
     /// Whole-tensor reduction: the single accumulator, mapped with `fin`.
-    pub(crate) fn reduce_all<R: Reducer<T>, A>(&self, r: &R, op: &'static str, fin: impl Fn(R::Acc, usize) -> A) -> Result<A> {
+    pub(crate) fn reduce_all<R: Reducer<T>, A>(
+        &self,
+        r: &R,
+        op: &'static str,
+        fin: impl Fn(R::Acc, usize) -> A,
+    ) -> Result<A> {
         let spec = Spec::new(self.shape(), None, op)?;
         let acc = self.reduce_raw(&spec, r, false, op)?;
         Ok(fin(acc[0], spec.n_red))

@@ -1,10 +1,10 @@
 //! Variance and standard deviation (two passes, as NumPy: mean, then the pairwise sum
 //! of squared deviations).
 
-use super::engine::Reducer;
-use super::pairwise::{pairwise, pairwise_strided};
-use super::sum::SumOf;
 use super::Spec;
+use super::engine::Reducer;
+use super::pairwise::{pairwise_mapped, pairwise_strided};
+use super::sum::SumOf;
 use crate::element::Float;
 use crate::error::Result;
 use crate::layout::{Dimension, IxDyn};
@@ -34,9 +34,10 @@ impl<T: Float, F: Fn(T, T) -> T + Sync> Reducer<T> for Centered<'_, T, F> {
     }
     fn run(&self, acc: T, o: usize, buf: &[T], off: isize, len: usize, stride: isize) -> T {
         let m = self.0[o];
-        let f = |x: T| (self.1)(x, m);
+        let g = &self.1;
+        let f = move |x: T| g(x, m);
         if stride == 1 {
-            acc + pairwise(&buf[off as usize..off as usize + len], &f)
+            acc + pairwise_mapped(&buf[off as usize..off as usize + len], &f)
         } else {
             acc + pairwise_strided(buf, off, len, stride, &f)
         }
@@ -44,9 +45,12 @@ impl<T: Float, F: Fn(T, T) -> T + Sync> Reducer<T> for Centered<'_, T, F> {
     fn rows(&self, acc: &mut [T], o: usize, os: isize, buf: &[T], off: isize, stride: isize) {
         if stride == 1 && os == 1 {
             let row = &buf[off as usize..off as usize + acc.len()];
-            for ((a, &x), &m) in acc.iter_mut().zip(row).zip(&self.0[o..o + row.len()]) {
-                *a = *a + (self.1)(x, m);
-            }
+            let ms = &self.0[o..o + row.len()];
+            super::simd::simd(|| {
+                for ((a, &x), &m) in acc.iter_mut().zip(row).zip(ms) {
+                    *a = *a + (self.1)(x, m);
+                }
+            });
         } else {
             for (j, a) in acc.iter_mut().enumerate() {
                 let x = buf[(off + j as isize * stride) as usize];

@@ -91,7 +91,12 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             .into_iter()
             .map(|m| if m.is_finite() { m } else { T::zero() })
             .collect();
-        let s = self.reduce_raw(&spec, &Centered(&m, |x: T, m: T| (x - m).exp()), false, op)?;
+        let s = self.reduce_raw(
+            &spec,
+            &Centered(&m, |x: T, m: T| super::simd::fast_exp(x - m)),
+            false,
+            op,
+        )?;
         let data = s.into_iter().zip(&m).map(|(s, &m)| s.ln() + m).collect();
         spec.finish(data, keepdims, op)
     }
@@ -106,7 +111,9 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert!((a.logsumexp() - (1000.0 + 2f64.ln())).abs() < 1e-12);
     /// ```
     pub fn logsumexp(&self) -> T {
-        self.logsumexp_impl(None, false).expect("logsumexp over all axes").to_vec()[0]
+        self.logsumexp_impl(None, false)
+            .expect("logsumexp over all axes")
+            .to_vec()[0]
     }
 
     /// [`TensorBase::logsumexp`] over `axes`.

@@ -105,7 +105,8 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(Tensor::from_vec(vec![i8::MAX, 1], [2]).unwrap().sum(), i8::MIN);
     /// ```
     pub fn sum(&self) -> T {
-        self.reduce_all(&SumOf::new(id::<T>), "sum", |a, _| a).expect("sum has an identity")
+        self.reduce_all(&SumOf::new(id::<T>), "sum", |a, _| a)
+            .expect("sum has an identity")
     }
 
     /// Sum over `axes` (negative axes count from the end; `&[]` reduces nothing).
