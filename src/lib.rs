@@ -54,11 +54,11 @@ pub use threads::{num_threads, set_num_threads, with_num_threads};
 /// assert_eq!(a.shape(), &[2, 3]);
 /// ```
 pub mod prelude {
+    pub use crate::NormOrd;
     pub use crate::manip::{
         AsView, IndexElement, Indexing, PadMode, Sections, Side, SortElement, Unique, chunk, concatenate, dstack,
         hstack, meshgrid, split, stack, unstack, vstack,
     };
-    pub use crate::NormOrd;
     pub use crate::s;
     pub use crate::{
         Dimension, Element, Ellipsis, Error, Float, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, NewAxis, Num,
