@@ -29,6 +29,7 @@ pub mod error;
 pub mod iter;
 pub mod kernels;
 pub mod layout;
+pub mod nn;
 pub mod storage;
 pub mod tensor;
 pub mod threads;
@@ -49,6 +50,7 @@ pub use threads::{num_threads, set_num_threads, with_num_threads};
 /// assert_eq!(a.shape(), &[2, 3]);
 /// ```
 pub mod prelude {
+    pub use crate::nn::ChwTensor;
     pub use crate::s;
     pub use crate::{
         Dimension, Element, Ellipsis, Error, Float, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, NewAxis, Num,
