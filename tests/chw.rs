@@ -11,7 +11,10 @@ fn seq(n: usize) -> Vec<f32> {
 #[test]
 fn new_and_raw_shapes() {
     let t = ChwTensor::<f32>::new(3, 32, 32);
-    assert_eq!((t.channels(), t.rows(), t.cols(), t.size()), (3, 32, 32, 3 * 32 * 32));
+    assert_eq!(
+        (t.channels(), t.rows(), t.cols(), t.size()),
+        (3, 32, 32, 3 * 32 * 32)
+    );
     assert_eq!(t.raw_shape(), vec![3, 32, 32]);
     assert_eq!(ChwTensor::<f32>::new(1, 1, 32).raw_shape(), vec![32]);
     assert_eq!(ChwTensor::<f32>::new(1, 32, 24).raw_shape(), vec![32, 24]);
@@ -30,7 +33,9 @@ fn fill_1_to_24_row_major_and_read_back() {
     // Column-major read: per channel, column by column.
     assert_eq!(
         t.values(Order::ColMajor)[..12],
-        [1.0, 5.0, 9.0, 2.0, 6.0, 10.0, 3.0, 7.0, 11.0, 4.0, 8.0, 12.0]
+        [
+            1.0, 5.0, 9.0, 2.0, 6.0, 10.0, 3.0, 7.0, 11.0, 4.0, 8.0, 12.0
+        ]
     );
     assert!(t.fill(&seq(23), Order::RowMajor).is_err());
 }
@@ -41,7 +46,10 @@ fn fill_column_major() {
     let v: Vec<i32> = (1..=24).collect();
     t.fill(&v, Order::ColMajor).unwrap();
     // Channel 0, column 0 holds 1, 2, 3.
-    assert_eq!((t.at(0, 0, 0), t.at(0, 1, 0), t.at(0, 2, 0), t.at(0, 0, 1)), (1, 2, 3, 4));
+    assert_eq!(
+        (t.at(0, 0, 0), t.at(0, 1, 0), t.at(0, 2, 0), t.at(0, 0, 1)),
+        (1, 2, 3, 4)
+    );
     assert_eq!(t.at(1, 0, 0), 13);
     assert_eq!(t.values(Order::ColMajor), v);
 }
@@ -49,8 +57,12 @@ fn fill_column_major() {
 #[test]
 fn column_major_read_of_2x5() {
     let mut t = ChwTensor::<i32>::new(1, 2, 5);
-    t.fill(&(0..10).collect::<Vec<_>>(), Order::RowMajor).unwrap();
-    assert_eq!(t.values(Order::ColMajor), vec![0, 5, 1, 6, 2, 7, 3, 8, 4, 9]);
+    t.fill(&(0..10).collect::<Vec<_>>(), Order::RowMajor)
+        .unwrap();
+    assert_eq!(
+        t.values(Order::ColMajor),
+        vec![0, 5, 1, 6, 2, 7, 3, 8, 4, 9]
+    );
 }
 
 #[test]
@@ -109,7 +121,11 @@ fn padding_3x4x5_ones_by_1_2_3_4() {
         for r in 0..7 {
             for col in 0..12 {
                 let inside = (1..5).contains(&r) && (3..8).contains(&col);
-                assert_eq!(t.at(c, r, col), if inside { 1.0 } else { 0.0 }, "({c}, {r}, {col})");
+                assert_eq!(
+                    t.at(c, r, col),
+                    if inside { 1.0 } else { 0.0 },
+                    "({c}, {r}, {col})"
+                );
             }
         }
     }
@@ -144,7 +160,10 @@ fn at_and_channel_bounds_panic_with_shape() {
     let t = ChwTensor::<f32>::new(2, 3, 4);
     let e = std::panic::catch_unwind(|| t.at(2, 0, 0)).unwrap_err();
     let msg = e.downcast_ref::<String>().unwrap();
-    assert!(msg.contains("(2, 0, 0)") && msg.contains("(2, 3, 4)"), "{msg}");
+    assert!(
+        msg.contains("(2, 0, 0)") && msg.contains("(2, 3, 4)"),
+        "{msg}"
+    );
     assert!(std::panic::catch_unwind(|| t.at(0, 0, 4)).is_err());
     assert!(std::panic::catch_unwind(|| t.channel(2).to_vec()).is_err());
     let mut m = t.clone();
@@ -164,7 +183,13 @@ fn conversions_do_not_copy() {
     assert_eq!(back.as_ptr(), p);
     // A non-contiguous tensor is compacted.
     let y = Tensor::<i32, _>::from_shape_fn([4, 3, 2], |i| (i[0] * 6 + i[1] * 2 + i[2]) as i32);
-    let yt = y.permute(&[2, 1, 0]).unwrap().to_owned().permute(&[2, 1, 0]).unwrap().to_owned();
+    let yt = y
+        .permute(&[2, 1, 0])
+        .unwrap()
+        .to_owned()
+        .permute(&[2, 1, 0])
+        .unwrap()
+        .to_owned();
     let c = ChwTensor::from(yt);
     assert_eq!(c.values(Order::RowMajor), (0..24).collect::<Vec<_>>());
 }
@@ -185,9 +210,15 @@ fn transform_fill_value_and_random_fills() {
     let v = big.values(Order::RowMajor);
     let mean = v.iter().map(|&x| x as f64).sum::<f64>() / v.len() as f64;
     let var = v.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / v.len() as f64;
-    assert!((mean - 5.0).abs() < 0.02 && (var.sqrt() - 0.5).abs() < 0.02, "{mean} {var}");
+    assert!(
+        (mean - 5.0).abs() < 0.02 && (var.sqrt() - 0.5).abs() < 0.02,
+        "{mean} {var}"
+    );
     // Same seed, same values.
-    let (mut a, mut b) = (ChwTensor::<f32>::new(1, 4, 4), ChwTensor::<f32>::new(1, 4, 4));
+    let (mut a, mut b) = (
+        ChwTensor::<f32>::new(1, 4, 4),
+        ChwTensor::<f32>::new(1, 4, 4),
+    );
     a.rand(&mut rand::rngs::StdRng::seed_from_u64(1));
     b.rand(&mut rand::rngs::StdRng::seed_from_u64(1));
     assert_eq!(a.values(Order::RowMajor), b.values(Order::RowMajor));
@@ -197,5 +228,8 @@ fn transform_fill_value_and_random_fills() {
 fn display_per_channel() {
     let mut t = ChwTensor::<f32>::new(2, 2, 2);
     t.fill(&seq(8), Order::RowMajor).unwrap();
-    assert_eq!(t.to_string(), "channel 0:\n[[1. 2.]\n [3. 4.]]\nchannel 1:\n[[5. 6.]\n [7. 8.]]");
+    assert_eq!(
+        t.to_string(),
+        "channel 0:\n[[1. 2.]\n [3. 4.]]\nchannel 1:\n[[5. 6.]\n [7. 8.]]"
+    );
 }

@@ -14,20 +14,38 @@ fn cases() -> Vec<Value> {
 }
 
 fn tensor<T: Float>(v: &Value) -> Tensor<T> {
-    let shape: Vec<usize> = v["shape"].as_array().unwrap().iter().map(|d| d.as_u64().unwrap() as usize).collect();
-    let data: Vec<T> = v["data"].as_array().unwrap().iter().map(|d| T::from_f64(d.as_f64().unwrap())).collect();
+    let shape: Vec<usize> = v["shape"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_u64().unwrap() as usize)
+        .collect();
+    let data: Vec<T> = v["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| T::from_f64(d.as_f64().unwrap()))
+        .collect();
     Tensor::from_vec(data, shape).unwrap()
 }
 
 fn usizes<const N: usize>(v: &Value) -> [usize; N] {
-    let a: Vec<usize> = v.as_array().unwrap().iter().map(|d| d.as_u64().unwrap() as usize).collect();
+    let a: Vec<usize> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_u64().unwrap() as usize)
+        .collect();
     a.try_into().unwrap()
 }
 
 fn run<T: Float, S: Storage<Elem = T>>(c: &Value, x: &TensorBase<S, IxDyn>) -> Tensor<T> {
     let p = &c["params"];
     let inp = &c["inputs"];
-    let opt = |k: &str| inp.get(k).map(|v| tensor::<T>(v).into_dim::<Ix1>().unwrap());
+    let opt = |k: &str| {
+        inp.get(k)
+            .map(|v| tensor::<T>(v).into_dim::<Ix1>().unwrap())
+    };
     let b = opt("b");
     let op = c["op"].as_str().unwrap();
     match op {
@@ -38,7 +56,9 @@ fn run<T: Float, S: Storage<Elem = T>>(c: &Value, x: &TensorBase<S, IxDyn>) -> T
                 dilation: usizes(&p["dilation"]),
                 groups: p["groups"].as_u64().unwrap() as usize,
             };
-            nn::conv2d(x, &tensor::<T>(&inp["w"]), b.as_ref(), &args).unwrap().into_dyn()
+            nn::conv2d(x, &tensor::<T>(&inp["w"]), b.as_ref(), &args)
+                .unwrap()
+                .into_dyn()
         }
         "conv1d" => {
             let u = |k: &str| p[k].as_u64().unwrap() as usize;
@@ -48,7 +68,9 @@ fn run<T: Float, S: Storage<Elem = T>>(c: &Value, x: &TensorBase<S, IxDyn>) -> T
                 dilation: u("dilation"),
                 groups: u("groups"),
             };
-            nn::conv1d(x, &tensor::<T>(&inp["w"]), b.as_ref(), &args).unwrap().into_dyn()
+            nn::conv1d(x, &tensor::<T>(&inp["w"]), b.as_ref(), &args)
+                .unwrap()
+                .into_dyn()
         }
         "conv_transpose2d" => {
             let args = nn::ConvTranspose2dArgs {
@@ -58,10 +80,16 @@ fn run<T: Float, S: Storage<Elem = T>>(c: &Value, x: &TensorBase<S, IxDyn>) -> T
                 dilation: usizes(&p["dilation"]),
                 groups: p["groups"].as_u64().unwrap() as usize,
             };
-            nn::conv_transpose2d(x, &tensor::<T>(&inp["w"]), b.as_ref(), &args).unwrap().into_dyn()
+            nn::conv_transpose2d(x, &tensor::<T>(&inp["w"]), b.as_ref(), &args)
+                .unwrap()
+                .into_dyn()
         }
         "max_pool2d" | "avg_pool2d" => {
-            let (k, s, pd) = (usizes(&p["kernel"]), usizes(&p["stride"]), usizes(&p["padding"]));
+            let (k, s, pd) = (
+                usizes(&p["kernel"]),
+                usizes(&p["stride"]),
+                usizes(&p["padding"]),
+            );
             let y = if op == "max_pool2d" {
                 nn::max_pool2d(x, k, s, pd)
             } else {
@@ -69,12 +97,19 @@ fn run<T: Float, S: Storage<Elem = T>>(c: &Value, x: &TensorBase<S, IxDyn>) -> T
             };
             y.unwrap().into_dyn()
         }
-        "adaptive_avg_pool2d" => nn::adaptive_avg_pool2d(x, usizes(&p["output_size"])).unwrap().into_dyn(),
+        "adaptive_avg_pool2d" => nn::adaptive_avg_pool2d(x, usizes(&p["output_size"]))
+            .unwrap()
+            .into_dyn(),
         "upsample" => {
             let size: nn::Resize = match p.get("size") {
                 Some(s) => usizes::<2>(s).into(),
                 None => {
-                    let s: Vec<f64> = p["scale"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+                    let s: Vec<f64> = p["scale"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|v| v.as_f64().unwrap())
+                        .collect();
                     [s[0], s[1]].into()
                 }
             };
@@ -86,7 +121,12 @@ fn run<T: Float, S: Storage<Elem = T>>(c: &Value, x: &TensorBase<S, IxDyn>) -> T
             y.unwrap().into_dyn()
         }
         "layer_norm" | "rms_norm" => {
-            let ns: Vec<usize> = p["normalized_shape"].as_array().unwrap().iter().map(|d| d.as_u64().unwrap() as usize).collect();
+            let ns: Vec<usize> = p["normalized_shape"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| d.as_u64().unwrap() as usize)
+                .collect();
             let eps = p["eps"].as_f64().unwrap();
             if op == "layer_norm" {
                 nn::layer_norm(x, &ns, opt("w").as_ref(), b.as_ref(), eps).unwrap()
@@ -155,7 +195,10 @@ fn golden_cases_in_half_precision_through_f32() {
     // f16/bf16 compute through f32; results agree with the reference to their precision.
     for (i, c) in cases().iter().enumerate() {
         let op = c["op"].as_str().unwrap();
-        if matches!(op, "conv2d" | "max_pool2d" | "avg_pool2d" | "softmax" | "linear") {
+        if matches!(
+            op,
+            "conv2d" | "max_pool2d" | "avg_pool2d" | "softmax" | "linear"
+        ) {
             check::<half::f16>(c, i, 3e-2, false);
         }
     }
@@ -163,7 +206,11 @@ fn golden_cases_in_half_precision_through_f32() {
 
 #[test]
 fn golden_cases_single_threaded_agree() {
-    for (i, c) in cases().iter().enumerate().filter(|(_, c)| c["op"] == "conv2d" && c["dtype"] == "float64") {
+    for (i, c) in cases()
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c["op"] == "conv2d" && c["dtype"] == "float64")
+    {
         ferrotensor::with_num_threads(1, || check::<f64>(c, i, 1e-10, false));
     }
 }

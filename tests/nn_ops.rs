@@ -5,7 +5,10 @@ use ferrotensor::prelude::*;
 use rand::SeedableRng;
 
 /// `f` of every element (the element-wise `mapv` lands on another branch).
-fn mapv<A: Element, B: Element, const N: usize>(t: &Tensor<A, [usize; N]>, f: impl Fn(A) -> B) -> Tensor<B, [usize; N]> {
+fn mapv<A: Element, B: Element, const N: usize>(
+    t: &Tensor<A, [usize; N]>,
+    f: impl Fn(A) -> B,
+) -> Tensor<B, [usize; N]> {
     Tensor::from_vec(t.iter().map(|&a| f(a)).collect(), *t.dim()).unwrap()
 }
 
@@ -28,7 +31,9 @@ fn softmax_of_100_101_is_finite_and_exact() {
 #[test]
 fn softmax_rows_sum_to_one_on_every_axis_and_layout() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(9);
-    let x = mapv(&Tensor::<f32, _>::randn([7, 33, 1029], &mut rng), |v| v * 20.0);
+    let x = mapv(&Tensor::<f32, _>::randn([7, 33, 1029], &mut rng), |v| {
+        v * 20.0
+    });
     for axis in [-1isize, 0, 1, 2] {
         for view in [x.view(), x.t()] {
             let y = nn::softmax(&view, axis).unwrap();
@@ -79,20 +84,45 @@ fn axis_errors_name_op_and_shape() {
     let x = Tensor::<f32, _>::zeros([2, 3]);
     let e = nn::softmax(&x, 2).unwrap_err().to_string();
     assert!(e.starts_with("softmax:") && e.contains("(2, 3)"), "{e}");
-    assert!(nn::log_softmax(&x, -3).unwrap_err().to_string().starts_with("log_softmax:"));
+    assert!(
+        nn::log_softmax(&x, -3)
+            .unwrap_err()
+            .to_string()
+            .starts_with("log_softmax:")
+    );
     assert!(nn::softmax(&Tensor::<f32, _>::scalar(1.0), 0).is_err());
-    assert_eq!(nn::softmax(&Tensor::<f32, _>::zeros([0, 3]), 1).unwrap().shape(), &[0, 3]);
+    assert_eq!(
+        nn::softmax(&Tensor::<f32, _>::zeros([0, 3]), 1)
+            .unwrap()
+            .shape(),
+        &[0, 3]
+    );
 }
 
 #[test]
 fn norm_and_linear_errors() {
     let x = Tensor::<f64, _>::zeros([2, 3, 4]);
     let w3 = Tensor::<f64, _>::ones([3]);
-    assert!(nn::layer_norm(&x, &[3], None, None, 1e-5).unwrap_err().to_string().contains("(2, 3, 4)"));
-    assert!(nn::layer_norm(&x, &[4], Some(&w3), None, 1e-5).unwrap_err().to_string().contains("weight"));
+    assert!(
+        nn::layer_norm(&x, &[3], None, None, 1e-5)
+            .unwrap_err()
+            .to_string()
+            .contains("(2, 3, 4)")
+    );
+    assert!(
+        nn::layer_norm(&x, &[4], Some(&w3), None, 1e-5)
+            .unwrap_err()
+            .to_string()
+            .contains("weight")
+    );
     assert!(nn::rms_norm(&x, &[], None, 1e-5).is_err());
     let m = Tensor::<f64, _>::zeros([4]);
-    assert!(nn::batch_norm(&x, &m, &m, None, None, 1e-5).unwrap_err().to_string().starts_with("batch_norm:"));
+    assert!(
+        nn::batch_norm(&x, &m, &m, None, None, 1e-5)
+            .unwrap_err()
+            .to_string()
+            .starts_with("batch_norm:")
+    );
     assert!(nn::batch_norm(&x, &w3, &w3, None, None, 1e-5).is_ok());
     let w = Tensor::<f64, _>::zeros([5, 3]);
     let e = nn::linear(&x, &w, None).unwrap_err().to_string();
@@ -125,7 +155,12 @@ fn upsample_scales_and_errors() {
     let a = nn::upsample_bilinear2d(&x, [1.5, 1.5], true).unwrap();
     assert_eq!(a.shape(), &[1, 1, 3, 4]);
     assert_eq!((a[[0, 0, 0, 0]], a[[0, 0, 2, 3]]), (0.0, 5.0)); // corners align
-    assert!(nn::upsample_nearest2d(&x, [0.0, 2.0]).unwrap_err().to_string().starts_with("upsample_nearest2d:"));
+    assert!(
+        nn::upsample_nearest2d(&x, [0.0, 2.0])
+            .unwrap_err()
+            .to_string()
+            .starts_with("upsample_nearest2d:")
+    );
     assert!(nn::upsample_bilinear2d(&x, [0usize, 2], false).is_err());
     assert!(nn::upsample_nearest2d(&Tensor::<f32, _>::zeros([2, 3]), [2usize, 2]).is_err());
     assert!(nn::adaptive_avg_pool2d(&Tensor::<f32, _>::zeros([2, 3]), [1, 1]).is_err());
@@ -136,21 +171,70 @@ fn activations_match_their_definitions() {
     let v: Vec<f64> = (-80..=80).map(|i| i as f64 / 8.0).collect();
     let x = Tensor::from_vec(v.clone(), [161]).unwrap();
     let xf = mapv(&x, |a| a as f32);
-    type Case = (&'static str, fn(f64) -> f64, Tensor<f64, Ix1>, Tensor<f32, Ix1>);
+    type Case = (
+        &'static str,
+        fn(f64) -> f64,
+        Tensor<f64, Ix1>,
+        Tensor<f32, Ix1>,
+    );
     let sig = |a: f64| 1.0 / (1.0 + (-a).exp());
     let cases: Vec<Case> = vec![
         ("relu", |a| a.max(0.0), nn::relu(&x), nn::relu(&xf)),
-        ("relu6", |a| a.clamp(0.0, 6.0), nn::relu6(&x), nn::relu6(&xf)),
-        ("leaky", |a| if a < 0.0 { 0.01 * a } else { a }, nn::leaky_relu(&x, 0.01), nn::leaky_relu(&xf, 0.01)),
-        ("elu", |a| if a > 0.0 { a } else { 1.5 * a.exp_m1() }, nn::elu(&x, 1.5), nn::elu(&xf, 1.5)),
-        ("hardsigmoid", |a| ((a + 3.0).clamp(0.0, 6.0)) / 6.0, nn::hardsigmoid(&x), nn::hardsigmoid(&xf)),
-        ("hardswish", |a| a * ((a + 3.0).clamp(0.0, 6.0)) / 6.0, nn::hardswish(&x), nn::hardswish(&xf)),
-        ("sigmoid", |a| 1.0 / (1.0 + (-a).exp()), nn::sigmoid(&x), nn::sigmoid(&xf)),
-        ("silu", |a| a / (1.0 + (-a).exp()), nn::silu(&x), nn::silu(&xf)),
-        ("gelu", |a| 0.5 * a * (1.0 + libm::erf(a / 2f64.sqrt())), nn::gelu(&x), nn::gelu(&xf)),
+        (
+            "relu6",
+            |a| a.clamp(0.0, 6.0),
+            nn::relu6(&x),
+            nn::relu6(&xf),
+        ),
+        (
+            "leaky",
+            |a| if a < 0.0 { 0.01 * a } else { a },
+            nn::leaky_relu(&x, 0.01),
+            nn::leaky_relu(&xf, 0.01),
+        ),
+        (
+            "elu",
+            |a| if a > 0.0 { a } else { 1.5 * a.exp_m1() },
+            nn::elu(&x, 1.5),
+            nn::elu(&xf, 1.5),
+        ),
+        (
+            "hardsigmoid",
+            |a| ((a + 3.0).clamp(0.0, 6.0)) / 6.0,
+            nn::hardsigmoid(&x),
+            nn::hardsigmoid(&xf),
+        ),
+        (
+            "hardswish",
+            |a| a * ((a + 3.0).clamp(0.0, 6.0)) / 6.0,
+            nn::hardswish(&x),
+            nn::hardswish(&xf),
+        ),
+        (
+            "sigmoid",
+            |a| 1.0 / (1.0 + (-a).exp()),
+            nn::sigmoid(&x),
+            nn::sigmoid(&xf),
+        ),
+        (
+            "silu",
+            |a| a / (1.0 + (-a).exp()),
+            nn::silu(&x),
+            nn::silu(&xf),
+        ),
+        (
+            "gelu",
+            |a| 0.5 * a * (1.0 + libm::erf(a / 2f64.sqrt())),
+            nn::gelu(&x),
+            nn::gelu(&xf),
+        ),
         (
             "gelu_tanh",
-            |a| 0.5 * a * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (a + 0.044715 * a * a * a)).tanh()),
+            |a| {
+                0.5 * a
+                    * (1.0
+                        + ((2.0 / std::f64::consts::PI).sqrt() * (a + 0.044715 * a * a * a)).tanh())
+            },
             nn::gelu_tanh(&x),
             nn::gelu_tanh(&xf),
         ),
@@ -160,17 +244,34 @@ fn activations_match_their_definitions() {
     for (name, f, y, yf) in cases {
         for ((a, g), gf) in v.iter().zip(y.iter()).zip(yf.iter()) {
             let w = f(*a);
-            assert!((g - w).abs() <= 1e-14 * (1.0 + w.abs()), "{name}({a}) = {g}, want {w}");
-            assert!((*gf as f64 - w).abs() <= 1e-6 * (1.0 + w.abs()), "{name} f32 ({a}) = {gf}, want {w}");
+            assert!(
+                (g - w).abs() <= 1e-14 * (1.0 + w.abs()),
+                "{name}({a}) = {g}, want {w}"
+            );
+            assert!(
+                (*gf as f64 - w).abs() <= 1e-6 * (1.0 + w.abs()),
+                "{name} f32 ({a}) = {gf}, want {w}"
+            );
         }
     }
     assert!(nn::relu(&Tensor::from_vec(vec![f32::NAN], [1]).unwrap())[[0]].is_nan());
     // Any layout; the rank type is kept.
     let m = Tensor::<f32, _>::from_shape_fn([3, 4], |i| i[0] as f32 - i[1] as f32);
     let r: Tensor<f32, Ix2> = nn::relu(&m.t());
-    assert_eq!(r.to_vec(), m.t().to_vec().iter().map(|v| v.max(0.0)).collect::<Vec<_>>());
+    assert_eq!(
+        r.to_vec(),
+        m.t()
+            .to_vec()
+            .iter()
+            .map(|v| v.max(0.0))
+            .collect::<Vec<_>>()
+    );
     // Large input runs in parallel chunks.
     let big = Tensor::<f32, _>::from_shape_fn([300_000], |i| (i[0] as f32 - 150_000.0) * 1e-4);
     let s = nn::sigmoid(&big);
-    assert!(s.iter().zip(big.iter()).all(|(y, x)| (*y as f64 - sig(*x as f64)).abs() < 1e-6));
+    assert!(
+        s.iter()
+            .zip(big.iter())
+            .all(|(y, x)| (*y as f64 - sig(*x as f64)).abs() < 1e-6)
+    );
 }

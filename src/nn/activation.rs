@@ -69,7 +69,10 @@ pub fn relu6<T: Float, S: Storage<Elem = T>, D: Dimension>(x: &TensorBase<S, D>)
 /// assert_eq!(ferrotensor::nn::leaky_relu(&x, 0.1).to_vec(), vec![-0.2, 2.0]);
 /// # Ok::<(), ferrotensor::Error>(())
 /// ```
-pub fn leaky_relu<T: Float, S: Storage<Elem = T>, D: Dimension>(x: &TensorBase<S, D>, negative_slope: T) -> Tensor<T, D> {
+pub fn leaky_relu<T: Float, S: Storage<Elem = T>, D: Dimension>(
+    x: &TensorBase<S, D>,
+    negative_slope: T,
+) -> Tensor<T, D> {
     let (a32, a64) = (negative_slope.to_f32(), negative_slope.to_f64());
     map_float(
         x,
@@ -92,8 +95,14 @@ pub fn elu<T: Float, S: Storage<Elem = T>, D: Dimension>(x: &TensorBase<S, D>, a
     let (a32, a64) = (alpha.to_f32(), alpha.to_f64());
     map_float(
         x,
-        |s: &mut [f32]| s.iter_mut().for_each(|e| *e = if *e > 0.0 { *e } else { a32 * e.exp_m1() }),
-        |s: &mut [f64]| s.iter_mut().for_each(|e| *e = if *e > 0.0 { *e } else { a64 * e.exp_m1() }),
+        |s: &mut [f32]| {
+            s.iter_mut()
+                .for_each(|e| *e = if *e > 0.0 { *e } else { a32 * e.exp_m1() })
+        },
+        |s: &mut [f64]| {
+            s.iter_mut()
+                .for_each(|e| *e = if *e > 0.0 { *e } else { a64 * e.exp_m1() })
+        },
     )
 }
 

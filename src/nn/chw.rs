@@ -152,7 +152,8 @@ impl<T: Element> ChwTensor<T> {
             );
         }
         let layout = Layout::new([r, w], [w as isize, 1], self.data.offset() + c * r * w);
-        TensorBase::from_parts(ViewRepr(self.data.buffer()), layout, "channel").expect("a channel lies inside its tensor")
+        TensorBase::from_parts(ViewRepr(self.data.buffer()), layout, "channel")
+            .expect("a channel lies inside its tensor")
     }
 
     /// A view of the data as a `(channels, rows, cols)` tensor (no copy).

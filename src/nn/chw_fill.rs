@@ -54,7 +54,11 @@ impl<T: Float> ChwTensor<T> {
             let u: f64 = rng.random::<f64>();
             let v = T::from_f64(lo + (hi - lo) * u);
             // Rounding to T may reach `max`; keep the half-open interval.
-            if v >= max && max > min { min.max(max - (max - min) * T::epsilon()) } else { v }
+            if v >= max && max > min {
+                min.max(max - (max - min) * T::epsilon())
+            } else {
+                v
+            }
         });
     }
 
@@ -86,6 +90,11 @@ impl<T: Element + PrintElement> fmt::Display for ChwTensor<T> {
 
 impl<T: Element + PrintElement> fmt::Debug for ChwTensor<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ChwTensor(shape={:?}, raw_shape={:?})\n{self}", self.shape(), self.raw)
+        write!(
+            f,
+            "ChwTensor(shape={:?}, raw_shape={:?})\n{self}",
+            self.shape(),
+            self.raw
+        )
     }
 }

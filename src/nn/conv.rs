@@ -77,7 +77,7 @@ impl Default for Conv1dArgs {
 
 /// Bytes of im2col scratch per task: small enough to stay in L2 next to the GEMM's
 /// packed panels.
-const TILE_BYTES: usize = 512 * 1024;
+const TILE_BYTES: usize = 1 << 20;
 
 /// 2-D convolution (PyTorch's `conv2d`, a cross-correlation) of `input` `(N, C, H, W)`
 /// with `weight` `(O, C / groups, kH, kW)` and an optional `bias` of length `O`.
@@ -124,13 +124,20 @@ pub fn conv2d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem =
     if c % groups != 0 || o % groups != 0 {
         return Err(Error::shape(
             OP,
-            format!("groups = {groups} must divide the input channels {c} and the output channels {o} ({})", shapes()),
+            format!(
+                "groups = {groups} must divide the input channels {c} and the output channels {o} ({})",
+                shapes()
+            ),
         ));
     }
     if cw != c / groups {
         return Err(Error::shape(
             OP,
-            format!("weight has {cw} input channels but C / groups = {c} / {groups} = {} ({})", c / groups, shapes()),
+            format!(
+                "weight has {cw} input channels but C / groups = {c} / {groups} = {} ({})",
+                c / groups,
+                shapes()
+            ),
         ));
     }
     if let Some(b) = bias
@@ -138,7 +145,11 @@ pub fn conv2d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem =
     {
         return Err(Error::shape(
             OP,
-            format!("bias of shape {} does not match {o} output channels ({})", fmt_shape(b.shape()), shapes()),
+            format!(
+                "bias of shape {} does not match {o} output channels ({})",
+                fmt_shape(b.shape()),
+                shapes()
+            ),
         ));
     }
     if kh == 0 || kw == 0 {
@@ -182,7 +193,9 @@ fn conv2d_core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, o: usi
     let tile = if pointwise {
         p_all
     } else {
-        (TILE_BYTES / (k * size_of::<T>()).max(1)).clamp(64, p_all.max(64)).min(p_all)
+        (TILE_BYTES / (k * size_of::<T>()).max(1))
+            .clamp(64, p_all.max(64))
+            .min(p_all)
     };
     let tiles = p_all.div_ceil(tile);
     let tasks = n * groups * tiles;
@@ -197,7 +210,13 @@ fn conv2d_core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, o: usi
     };
     par_tasks(
         tasks,
-        || if pointwise { Vec::new() } else { vec![T::zero(); k * tile] },
+        || {
+            if pointwise {
+                Vec::new()
+            } else {
+                vec![T::zero(); k * tile]
+            }
+        },
         |cols, t| {
             let (ni, rest) = (t / (groups * tiles), t % (groups * tiles));
             let (gi, ti) = (rest / tiles, rest % tiles);
@@ -216,7 +235,10 @@ fn conv2d_core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, o: usi
             };
             let lhs = Mat::row_major(wt, gi * og * k, og, k);
             let d0 = (ni * o + gi * og) * p_all + p0;
-            assert!(d0 + (og - 1) * p_all + len <= out_len, "conv2d: output tile outside buffer");
+            assert!(
+                d0 + (og - 1) * p_all + len <= out_len,
+                "conv2d: output tile outside buffer"
+            );
             let dst = optr.get().wrapping_add(d0);
             if let Some(b) = bias {
                 for r in 0..og {
@@ -231,7 +253,20 @@ fn conv2d_core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, o: usi
             // group's og × k weight block inside `wt` (checked by `row_major`); rhs is
             // either the k × len im2col tile in `cols` or, for 1×1 kernels, the group's
             // input channels (k = C_g rows of OH·OW = H·W positions) from column p0 on.
-            unsafe { gemm(og, len, k, dst, p_all as isize, 1, bias.is_some(), lhs, rhs, gemm_threads) };
+            unsafe {
+                gemm(
+                    og,
+                    len,
+                    k,
+                    dst,
+                    p_all as isize,
+                    1,
+                    bias.is_some(),
+                    lhs,
+                    rhs,
+                    gemm_threads,
+                )
+            };
         },
     );
     out

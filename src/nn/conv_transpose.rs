@@ -70,7 +70,13 @@ pub fn conv_transpose2d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Stor
     args: &ConvTranspose2dArgs,
 ) -> Result<Tensor<T, Ix4>> {
     const OP: &str = "conv_transpose2d";
-    let shapes = || format!("input {}, weight {}", fmt_shape(input.shape()), fmt_shape(weight.shape()));
+    let shapes = || {
+        format!(
+            "input {}, weight {}",
+            fmt_shape(input.shape()),
+            fmt_shape(weight.shape())
+        )
+    };
     let [n, c, h, w] = dims::<4>(input.shape(), OP, "input (N, C, H, W)")?;
     let [cw, og, kh, kw] = dims::<4>(weight.shape(), OP, "weight (C, O / groups, kH, kW)")?;
     check_nonzero(OP, "stride", &args.stride)?;
@@ -78,10 +84,16 @@ pub fn conv_transpose2d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Stor
     check_nonzero(OP, "groups", &[args.groups])?;
     let groups = args.groups;
     if c % groups != 0 {
-        return Err(Error::shape(OP, format!("groups = {groups} must divide the input channels {c} ({})", shapes())));
+        return Err(Error::shape(
+            OP,
+            format!("groups = {groups} must divide the input channels {c} ({})", shapes()),
+        ));
     }
     if cw != c {
-        return Err(Error::shape(OP, format!("weight has {cw} input channels, input has {c} ({})", shapes())));
+        return Err(Error::shape(
+            OP,
+            format!("weight has {cw} input channels, input has {c} ({})", shapes()),
+        ));
     }
     let o = og * groups;
     if let Some(b) = bias
@@ -89,7 +101,11 @@ pub fn conv_transpose2d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Stor
     {
         return Err(Error::shape(
             OP,
-            format!("bias of shape {} does not match {o} output channels ({})", fmt_shape(b.shape()), shapes()),
+            format!(
+                "bias of shape {} does not match {o} output channels ({})",
+                fmt_shape(b.shape()),
+                shapes()
+            ),
         ));
     }
     let (s, p, op_, d) = (args.stride, args.padding, args.output_padding, args.dilation);
@@ -104,7 +120,10 @@ pub fn conv_transpose2d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Stor
     let full = |len: usize, k: usize, a: usize| (len.max(1) - 1) * s[a] + d[a] * (k.max(1) - 1) + op_[a] + 1;
     let (fh, fw) = (full(h, kh, 0), full(w, kw, 1));
     if h == 0 || w == 0 || kh == 0 || kw == 0 || fh <= 2 * p[0] || fw <= 2 * p[1] {
-        return Err(Error::shape(OP, format!("empty output for padding {p:?} ({})", shapes())));
+        return Err(Error::shape(
+            OP,
+            format!("empty output for padding {p:?} ({})", shapes()),
+        ));
     }
     let g = TGeom {
         cg: c / groups,
@@ -152,7 +171,11 @@ fn core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, groups: usize
     let mut out = vec![T::zero(); n * o * ohw];
     let optr = SendPtr(out.as_mut_ptr());
     let tasks = n * groups;
-    let gemm_threads = if tasks >= crate::threads::num_threads() { 1 } else { crate::threads::num_threads() };
+    let gemm_threads = if tasks >= crate::threads::num_threads() {
+        1
+    } else {
+        crate::threads::num_threads()
+    };
     // Valid input columns per kernel column: ow = iw·s − p + kj·d ∈ [0, OW).
     let cols_ok: Vec<(usize, usize)> = (0..g.kw)
         .map(|kj| {

@@ -25,7 +25,10 @@ impl<T> Mat<T> {
     /// Panics if the matrix does not fit inside `s` (so that the pointer arithmetic in
     /// [`gemm`] stays inside one allocation).
     pub(crate) fn row_major(s: &[T], off: usize, rows: usize, cols: usize) -> Self {
-        assert!(rows * cols == 0 || off + rows * cols <= s.len(), "gemm operand outside its buffer");
+        assert!(
+            rows * cols == 0 || off + rows * cols <= s.len(),
+            "gemm operand outside its buffer"
+        );
         Mat {
             ptr: s.as_ptr().wrapping_add(off),
             rs: cols as isize,
@@ -79,8 +82,25 @@ pub(crate) unsafe fn gemm<T: Float>(
         // does not alias the operands. `alpha = 1` with `read_dst` accumulates.
         unsafe {
             gemm::gemm(
-                m, n, k, dst, dst_cs, dst_rs, accumulate, lhs.ptr, lhs.cs, lhs.rs, rhs.ptr, rhs.cs, rhs.rs,
-                T::one(), T::one(), false, false, false, par,
+                m,
+                n,
+                k,
+                dst,
+                dst_cs,
+                dst_rs,
+                accumulate,
+                lhs.ptr,
+                lhs.cs,
+                lhs.rs,
+                rhs.ptr,
+                rhs.cs,
+                rhs.rs,
+                T::one(),
+                T::one(),
+                false,
+                false,
+                false,
+                par,
             )
         };
         return;
@@ -96,8 +116,16 @@ pub(crate) unsafe fn gemm<T: Float>(
         // SAFETY: a, b, c are contiguous row-major buffers of exactly m×k, k×n, m×n.
         unsafe {
             gemm(
-                m, n, k, c.as_mut_ptr(), n as isize, 1, false,
-                Mat::row_major(&a, 0, m, k), Mat::row_major(&b, 0, k, n), threads,
+                m,
+                n,
+                k,
+                c.as_mut_ptr(),
+                n as isize,
+                1,
+                false,
+                Mat::row_major(&a, 0, m, k),
+                Mat::row_major(&b, 0, k, n),
+                threads,
             )
         };
     }
@@ -105,6 +133,10 @@ pub(crate) unsafe fn gemm<T: Float>(
         let (i, j) = (x / n, x % n);
         // SAFETY: (i, j) is inside the caller's m×n destination.
         let d = unsafe { &mut *dst.offset(i as isize * dst_rs + j as isize * dst_cs) };
-        *d = if accumulate { T::from_f32(d.to_f32() + v) } else { T::from_f32(v) };
+        *d = if accumulate {
+            T::from_f32(d.to_f32() + v)
+        } else {
+            T::from_f32(v)
+        };
     }
 }

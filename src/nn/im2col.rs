@@ -132,7 +132,11 @@ mod tests {
                     let (oh, ow) = (p / 3, p % 3);
                     let ih = oh as isize + ki as isize - 1;
                     let iw = (ow * 2) as isize + kj as isize - 1;
-                    let want = if (0..3).contains(&ih) && (0..4).contains(&iw) { x[(ih * 4 + iw) as usize] } else { 0 };
+                    let want = if (0..3).contains(&ih) && (0..4).contains(&iw) {
+                        x[(ih * 4 + iw) as usize]
+                    } else {
+                        0
+                    };
                     assert_eq!(out[(ki * 2 + kj) * n + p], want, "ki {ki} kj {kj} p {p}");
                 }
             }

@@ -40,7 +40,11 @@ pub fn linear<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem =
     if x.shape()[x.ndim() - 1] != i {
         return Err(Error::shape(
             OP,
-            format!("input features {} differ from weight's {i} ({})", x.shape()[x.ndim() - 1], shapes()),
+            format!(
+                "input features {} differ from weight's {i} ({})",
+                x.shape()[x.ndim() - 1],
+                shapes()
+            ),
         ));
     }
     if let Some(b) = bias
@@ -48,7 +52,11 @@ pub fn linear<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem =
     {
         return Err(Error::shape(
             OP,
-            format!("bias of shape {} does not match {o} output features ({})", fmt_shape(b.shape()), shapes()),
+            format!(
+                "bias of shape {} does not match {o} output features ({})",
+                fmt_shape(b.shape()),
+                shapes()
+            ),
         ));
     }
     let mut out_shape = x.shape().to_vec();

@@ -181,7 +181,10 @@ pub fn batch_norm<T: Float, S: Storage<Elem = T>, D: Dimension>(
     if shape.len() < 2 {
         return Err(Error::shape(
             OP,
-            format!("expected an input (N, C, ...) with at least 2 axes, got shape {}", fmt_shape(shape)),
+            format!(
+                "expected an input (N, C, ...) with at least 2 axes, got shape {}",
+                fmt_shape(shape)
+            ),
         ));
     }
     let c = shape[1];
@@ -205,7 +208,10 @@ pub fn batch_norm<T: Float, S: Storage<Elem = T>, D: Dimension>(
             ));
         }
     }
-    let (m, v) = (vec_f64(Some(running_mean)).unwrap(), vec_f64(Some(running_var)).unwrap());
+    let (m, v) = (
+        vec_f64(Some(running_mean)).unwrap(),
+        vec_f64(Some(running_var)).unwrap(),
+    );
     let (w, b) = (vec_f64(weight), vec_f64(bias));
     let scale: Vec<f64> = (0..c)
         .map(|i| w.as_ref().map_or(1.0, |w| w[i]) / (v[i] + eps).sqrt())

@@ -73,7 +73,10 @@ fn pool<T: Float, S: Storage<Elem = T>, D: Dimension>(
     if p[0] > k[0] / 2 || p[1] > k[1] / 2 {
         return Err(Error::value(
             op,
-            format!("padding {p:?} must be at most half the kernel size {k:?} (input {})", fmt_shape(x.shape())),
+            format!(
+                "padding {p:?} must be at most half the kernel size {k:?} (input {})",
+                fmt_shape(x.shape())
+            ),
         ));
     }
     let shapes = format!("input {}, kernel {k:?}", fmt_shape(x.shape()));
@@ -103,7 +106,11 @@ fn pool_core<T: Float>(x: &[T], planes: usize, g: &PoolGeom, kind: Kind) -> Vec<
     let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
     let mut out = vec![T::zero(); planes * ohw];
     let optr = SendPtr(out.as_mut_ptr());
-    let init = if kind == Kind::Max { T::neg_infinity() } else { T::zero() };
+    let init = if kind == Kind::Max {
+        T::neg_infinity()
+    } else {
+        T::zero()
+    };
     let inv = T::one() / T::from_usize(g.k[0] * g.k[1]);
     // Valid output columns per kernel column: iw = ow·s − p + kj ∈ [0, W).
     let cols: Vec<(usize, usize)> = (0..g.k[1])
@@ -186,7 +193,10 @@ pub fn adaptive_avg_pool2d<T: Float, S: Storage<Elem = T>, D: Dimension>(
     if (h == 0 || w == 0) && oh * ow > 0 {
         return Err(Error::shape(
             OP,
-            format!("empty input plane {} for output size {output_size:?}", fmt_shape(x.shape())),
+            format!(
+                "empty input plane {} for output size {output_size:?}",
+                fmt_shape(x.shape())
+            ),
         ));
     }
     let data = contiguous(x);

@@ -27,7 +27,10 @@ use crate::tensor::{Tensor, TensorBase};
 /// assert!(ferrotensor::nn::softmax(&x, 2).is_err());
 /// # Ok::<(), ferrotensor::Error>(())
 /// ```
-pub fn softmax<T: Float, S: Storage<Elem = T>, D: Dimension>(x: &TensorBase<S, D>, axis: isize) -> Result<Tensor<T, IxDyn>> {
+pub fn softmax<T: Float, S: Storage<Elem = T>, D: Dimension>(
+    x: &TensorBase<S, D>,
+    axis: isize,
+) -> Result<Tensor<T, IxDyn>> {
     run(x, axis, false, "softmax")
 }
 

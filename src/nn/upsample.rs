@@ -94,7 +94,10 @@ fn run<T: Float, S: Storage<Elem = T>, D: Dimension>(
             if !f.iter().all(|v| v.is_finite() && *v > 0.0) {
                 return Err(Error::value(
                     op,
-                    format!("scale factors must be positive and finite, got {f:?} (input {})", fmt_shape(x.shape())),
+                    format!(
+                        "scale factors must be positive and finite, got {f:?} (input {})",
+                        fmt_shape(x.shape())
+                    ),
                 ));
             }
             (
@@ -106,7 +109,10 @@ fn run<T: Float, S: Storage<Elem = T>, D: Dimension>(
     if h == 0 || w == 0 || out.contains(&0) {
         return Err(Error::shape(
             op,
-            format!("input {} and output size {out:?} must be nonempty", fmt_shape(x.shape())),
+            format!(
+                "input {} and output size {out:?} must be nonempty",
+                fmt_shape(x.shape())
+            ),
         ));
     }
     let data = contiguous(x);

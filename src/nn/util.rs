@@ -19,12 +19,8 @@ pub(crate) fn contiguous<T: Element, S: Storage<Elem = T>, D: Dimension>(x: &Ten
 
 /// The shape as `N` lengths, or `Err` naming `op`, what was expected and the shape.
 pub(crate) fn dims<const N: usize>(shape: &[usize], op: &'static str, what: &str) -> Result<[usize; N]> {
-    <[usize; N]>::try_from(shape).map_err(|_| {
-        Error::shape(
-            op,
-            format!("expected a {N}-D {what}, got shape {}", fmt_shape(shape)),
-        )
-    })
+    <[usize; N]>::try_from(shape)
+        .map_err(|_| Error::shape(op, format!("expected a {N}-D {what}, got shape {}", fmt_shape(shape))))
 }
 
 /// An owned row-major tensor from a vector whose length matches the shape.
@@ -76,13 +72,23 @@ pub(crate) fn check_nonzero(op: &'static str, what: &str, values: &[usize]) -> R
 
 /// PyTorch's output length `floor((len + 2p − d(k−1) − 1) / s) + 1`, or `Err` when the
 /// dilated kernel is larger than the padded input.
-pub(crate) fn out_len(op: &'static str, len: usize, k: usize, s: usize, p: usize, d: usize, shapes: &str) -> Result<usize> {
+pub(crate) fn out_len(
+    op: &'static str,
+    len: usize,
+    k: usize,
+    s: usize,
+    p: usize,
+    d: usize,
+    shapes: &str,
+) -> Result<usize> {
     let span = d * (k - 1) + 1;
     let padded = len + 2 * p;
     if span > padded {
         return Err(Error::shape(
             op,
-            format!("kernel of extent {span} (size {k}, dilation {d}) is larger than the padded input of length {padded} ({shapes})"),
+            format!(
+                "kernel of extent {span} (size {k}, dilation {d}) is larger than the padded input of length {padded} ({shapes})"
+            ),
         ));
     }
     Ok((padded - span) / s + 1)
