@@ -88,7 +88,7 @@ fn naive(
 #[test]
 fn large_conv_over_many_tiles_matches_naive() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(42);
-    // K = 3·5·5 = 75 rows: 512 KiB / (75·8 B) = 873 positions per tile, 60·64 = 3840
+    // K = 2·5·5 = 50 rows: 1 MiB / (50·8 B) = 2621 positions per tile, 60·64 = 3840
     // positions → several tiles per image, batch 2, groups 3, threads.
     let x = Tensor::<f64, _>::randn([2, 6, 60, 64], &mut rng);
     let w = Tensor::<f64, _>::randn([9, 2, 5, 5], &mut rng);

@@ -52,13 +52,7 @@ pub fn relu<T: Float, S: Storage<Elem = T>, D: Dimension>(x: &TensorBase<S, D>) 
 /// # Ok::<(), ferrotensor::Error>(())
 /// ```
 pub fn relu6<T: Float, S: Storage<Elem = T>, D: Dimension>(x: &TensorBase<S, D>) -> Tensor<T, D> {
-    pointwise!(x, |v| if v < 0.0 {
-        0.0
-    } else if v > 6.0 {
-        6.0
-    } else {
-        v
-    })
+    pointwise!(x, |v| v.clamp(0.0, 6.0))
 }
 
 /// `x` for `x ≥ 0`, `negative_slope · x` otherwise (PyTorch's default slope is 0.01).
@@ -115,16 +109,7 @@ pub fn elu<T: Float, S: Storage<Elem = T>, D: Dimension>(x: &TensorBase<S, D>, a
 /// # Ok::<(), ferrotensor::Error>(())
 /// ```
 pub fn hardsigmoid<T: Float, S: Storage<Elem = T>, D: Dimension>(x: &TensorBase<S, D>) -> Tensor<T, D> {
-    pointwise!(x, |v| {
-        let t = v + 3.0;
-        (if t < 0.0 {
-            0.0
-        } else if t > 6.0 {
-            6.0
-        } else {
-            t
-        }) / 6.0
-    })
+    pointwise!(x, |v| (v + 3.0).clamp(0.0, 6.0) / 6.0)
 }
 
 /// `x · relu6(x + 3) / 6`.
@@ -136,16 +121,7 @@ pub fn hardsigmoid<T: Float, S: Storage<Elem = T>, D: Dimension>(x: &TensorBase<
 /// # Ok::<(), ferrotensor::Error>(())
 /// ```
 pub fn hardswish<T: Float, S: Storage<Elem = T>, D: Dimension>(x: &TensorBase<S, D>) -> Tensor<T, D> {
-    pointwise!(x, |v| {
-        let t = v + 3.0;
-        v * (if t < 0.0 {
-            0.0
-        } else if t > 6.0 {
-            6.0
-        } else {
-            t
-        }) / 6.0
-    })
+    pointwise!(x, |v| v * (v + 3.0).clamp(0.0, 6.0) / 6.0)
 }
 
 /// `1 / (1 + exp(−x))` (vectorised).
