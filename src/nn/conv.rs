@@ -6,7 +6,9 @@
 
 use super::gemm_call::{Mat, gemm};
 use super::im2col::{Geom, im2col_tile};
-use super::util::{check_nonzero, contiguous, dims, from_f32, is_native, out_len, owned, par_tasks, to_f32};
+use super::util::{
+    check_bias, check_nonzero, contiguous, dims, from_f32, is_native, out_len, owned, par_tasks, to_f32,
+};
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
 use crate::iter::SendPtr;
@@ -140,18 +142,7 @@ pub fn conv2d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem =
             ),
         ));
     }
-    if let Some(b) = bias
-        && b.shape() != [o]
-    {
-        return Err(Error::shape(
-            OP,
-            format!(
-                "bias of shape {} does not match {o} output channels ({})",
-                fmt_shape(b.shape()),
-                shapes()
-            ),
-        ));
-    }
+    check_bias(OP, bias, o, &shapes())?;
     if kh == 0 || kw == 0 {
         return Err(Error::shape(OP, format!("empty kernel ({})", shapes())));
     }

@@ -2,7 +2,9 @@
 //! contribution (`Wᵀ @ X`), then col2im scatter-adds the taps into the output.
 
 use super::gemm_call::{Mat, gemm};
-use super::util::{check_nonzero, contiguous, dims, from_f32, is_native, owned, par_tasks, to_f32};
+use super::util::{
+    check_bias, check_nonzero, contiguous, dims, from_f32, is_native, owned, par_tasks, to_f32, valid_range,
+};
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
 use crate::iter::SendPtr;
@@ -96,18 +98,7 @@ pub fn conv_transpose2d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Stor
         ));
     }
     let o = og * groups;
-    if let Some(b) = bias
-        && b.shape() != [o]
-    {
-        return Err(Error::shape(
-            OP,
-            format!(
-                "bias of shape {} does not match {o} output channels ({})",
-                fmt_shape(b.shape()),
-                shapes()
-            ),
-        ));
-    }
+    check_bias(OP, bias, o, &shapes())?;
     let (s, p, op_, d) = (args.stride, args.padding, args.output_padding, args.dilation);
     for a in 0..2 {
         if op_[a] >= s[a] && op_[a] >= d[a] {
@@ -178,14 +169,7 @@ fn core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, groups: usize
     };
     // Valid input columns per kernel column: ow = iw·s − p + kj·d ∈ [0, OW).
     let cols_ok: Vec<(usize, usize)> = (0..g.kw)
-        .map(|kj| {
-            let off = (kj * g.d[1]) as isize - g.p[1] as isize;
-            let s = g.s[1] as isize;
-            let lo = if off >= 0 { 0 } else { ((-off + s - 1) / s) as usize };
-            let last = g.ow as isize - 1 - off;
-            let hi = if last < 0 { 0 } else { (last / s + 1) as usize };
-            (lo.min(g.w), hi.clamp(lo.min(g.w), g.w))
-        })
+        .map(|kj| valid_range((kj * g.d[1]) as isize - g.p[1] as isize, g.s[1], g.ow, g.w))
         .collect();
     par_tasks(
         tasks,

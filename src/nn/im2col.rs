@@ -40,14 +40,7 @@ impl Geom {
     /// the input, for kernel column `kj`.
     fn valid_cols(&self, kj: usize) -> (usize, usize) {
         let off = (kj * self.d[1]) as isize - self.p[1] as isize;
-        let s = self.s[1] as isize;
-        // smallest ow with ow·s + off >= 0
-        let lo = if off >= 0 { 0 } else { ((-off) + s - 1) / s };
-        // largest ow with ow·s + off <= w − 1, plus one
-        let last = self.w as isize - 1 - off;
-        let hi = if last < 0 { 0 } else { last / s + 1 };
-        let lo = (lo as usize).min(self.ow);
-        (lo, (hi as usize).clamp(lo, self.ow))
+        super::util::valid_range(off, self.s[1], self.w, self.ow)
     }
 }
 

@@ -3,7 +3,9 @@
 //! Each `(n, c)` plane is a task; each output row is built from whole input row
 //! segments (one strided pass per kernel tap), not one window at a time.
 
-use super::util::{check_nonzero, contiguous, dims, from_f32, is_native, out_len, owned, par_tasks, to_f32};
+use super::util::{
+    check_nonzero, contiguous, dims, from_f32, is_native, out_len, owned, par_tasks, to_f32, valid_range,
+};
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
 use crate::iter::SendPtr;
@@ -114,14 +116,7 @@ fn pool_core<T: Float>(x: &[T], planes: usize, g: &PoolGeom, kind: Kind) -> Vec<
     let inv = T::one() / T::from_usize(g.k[0] * g.k[1]);
     // Valid output columns per kernel column: iw = ow·s − p + kj ∈ [0, W).
     let cols: Vec<(usize, usize)> = (0..g.k[1])
-        .map(|kj| {
-            let off = kj as isize - g.p[1] as isize;
-            let s = g.s[1] as isize;
-            let lo = if off >= 0 { 0 } else { (-off + s - 1) / s } as usize;
-            let last = g.w as isize - 1 - off;
-            let hi = if last < 0 { 0 } else { (last / s + 1) as usize };
-            (lo.min(g.ow), hi.clamp(lo.min(g.ow), g.ow))
-        })
+        .map(|kj| valid_range(kj as isize - g.p[1] as isize, g.s[1], g.w, g.ow))
         .collect();
     par_tasks(
         planes,

@@ -221,39 +221,30 @@ mod x86 {
 
 const LANES: usize = 16;
 
-/// Maximum ignoring NaN (a NaN row still gives NaN through `exp(NaN − max)`).
+/// Folds `x` with `f` over `LANES` independent accumulators (so the loop vectorises),
+/// then across the lanes and the remainder.
 #[inline(always)]
-fn max_of<E: Float>(x: &[E]) -> E {
-    let mut acc = [E::neg_infinity(); LANES];
+fn fold_lanes<E: Float>(x: &[E], init: E, f: impl Fn(E, E) -> E) -> E {
+    let mut acc = [init; LANES];
     let chunks = x.chunks_exact(LANES);
     let rem = chunks.remainder();
     for ch in chunks {
         for (a, &v) in acc.iter_mut().zip(ch) {
-            *a = if v > *a { v } else { *a };
+            *a = f(*a, v);
         }
     }
-    let mut m = E::neg_infinity();
-    for &v in acc.iter().chain(rem) {
-        m = if v > m { v } else { m };
-    }
-    m
+    acc.iter().chain(rem).fold(init, |a, &v| f(a, v))
+}
+
+/// Maximum ignoring NaN (a NaN row still gives NaN through `exp(NaN − max)`).
+#[inline(always)]
+fn max_of<E: Float>(x: &[E]) -> E {
+    fold_lanes(x, E::neg_infinity(), |a, v| if v > a { v } else { a })
 }
 
 #[inline(always)]
 fn sum_of<E: Float>(x: &[E]) -> E {
-    let mut acc = [E::zero(); LANES];
-    let chunks = x.chunks_exact(LANES);
-    let rem = chunks.remainder();
-    for ch in chunks {
-        for (a, &v) in acc.iter_mut().zip(ch) {
-            *a = *a + v;
-        }
-    }
-    let mut s = E::zero();
-    for &v in acc.iter().chain(rem) {
-        s = s + v;
-    }
-    s
+    fold_lanes(x, E::zero(), |a, v| a + v)
 }
 
 /// Softmax (or log-softmax) of consecutive rows of length `n`.

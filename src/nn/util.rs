@@ -170,3 +170,36 @@ pub(crate) fn map_float<T: Float, S: Storage<Elem = T>, D: Dimension>(
     };
     Tensor::owned_from(data, x.dim().clone(), crate::Order::RowMajor, "nn").expect("same shape")
 }
+
+/// The indices `i` in `[lo, hi)` ⊆ `[0, count)` for which `i·s + off` lies in
+/// `[0, limit)`: the output columns a kernel tap reads inside the input (or, for a
+/// transposed convolution, the input columns that land inside the output).
+pub(crate) fn valid_range(off: isize, s: usize, limit: usize, count: usize) -> (usize, usize) {
+    let s = s as isize;
+    let lo = if off >= 0 { 0 } else { ((-off + s - 1) / s) as usize };
+    let last = limit as isize - 1 - off;
+    let hi = if last < 0 { 0 } else { (last / s + 1) as usize };
+    let lo = lo.min(count);
+    (lo, hi.clamp(lo, count))
+}
+
+/// `Err` unless the optional bias has exactly `o` elements.
+pub(crate) fn check_bias<T: Element>(
+    op: &'static str,
+    bias: Option<&Tensor<T, crate::Ix1>>,
+    o: usize,
+    shapes: &str,
+) -> Result<()> {
+    if let Some(b) = bias
+        && b.shape() != [o]
+    {
+        return Err(Error::shape(
+            op,
+            format!(
+                "bias of shape {} does not match {o} output channels ({shapes})",
+                fmt_shape(b.shape())
+            ),
+        ));
+    }
+    Ok(())
+}
