@@ -32,6 +32,7 @@ pub mod iter;
 pub mod kernels;
 pub mod layout;
 pub mod manip;
+pub mod nn;
 pub mod reduce;
 pub mod storage;
 pub mod tensor;
@@ -59,6 +60,7 @@ pub mod prelude {
         AsView, IndexElement, Indexing, PadMode, Sections, Side, SortElement, Unique, chunk, concatenate, dstack,
         hstack, meshgrid, split, stack, unstack, vstack,
     };
+    pub use crate::nn::ChwTensor;
     pub use crate::s;
     pub use crate::{
         Dimension, Element, Ellipsis, Error, Float, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, NewAxis, Num,
