@@ -22,6 +22,9 @@ pub(crate) mod zip;
 
 pub use alloc::retain_large_buffers;
 pub use iters::{IndexedIter, Iter, IterMut};
+
+#[cfg(test)]
+mod tests;
 pub(crate) use plan::Plan;
 
 use crate::layout::{Dimension, Layout};
