@@ -35,7 +35,7 @@ pub(crate) unsafe fn assume_init_vec<T>(v: Vec<MaybeUninit<T>>) -> Vec<T> {
 /// Asks the kernel to back the 2 MiB-aligned interior of `[ptr, ptr + bytes)` with
 /// transparent huge pages (a hint: failure is ignored).
 #[cfg(all(target_os = "linux", not(miri)))]
-fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
+pub(crate) fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
     const HUGE: usize = 2 << 20;
     if bytes < HUGE_PAGE_MIN_BYTES {
         return;
@@ -52,7 +52,7 @@ fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
 }
 
 #[cfg(not(all(target_os = "linux", not(miri))))]
-fn advise_huge_pages(_ptr: *mut u8, _bytes: usize) {}
+pub(crate) fn advise_huge_pages(_ptr: *mut u8, _bytes: usize) {}
 
 /// Opt-in: keeps freed large buffers in the process heap so the next large output
 /// reuses already-mapped memory instead of page-faulting fresh pages (the dominant

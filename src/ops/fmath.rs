@@ -161,7 +161,9 @@ mod tests {
         }
     }
 
-    fn twice() -> FloatFn<fn(f32) -> f32, fn(f64) -> f64> {
+    type Twice = FloatFn<fn(f32) -> f32, fn(f64) -> f64>;
+
+    fn twice() -> Twice {
         FloatFn {
             f32: |x| x * 2.0,
             f64: |x| x * 2.0,
