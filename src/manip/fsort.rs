@@ -402,7 +402,12 @@ mod tests {
                 let mut out = vec![0.0f32; n];
                 sort_lane(&src, &mut out, &mut a, &mut b);
                 assert!(bits(&out) == want, "lane n = {n} variant {variant}");
-                for chunks in [1, 2, 3, 8] {
+                // (Miri: the 64 Ki-entry histograms make each long sort slow)
+                let chunk_counts: &[usize] = if cfg!(miri) { &[3] } else { &[1, 2, 3, 8] };
+                if cfg!(miri) && (variant > 0 || n < 64) {
+                    continue;
+                }
+                for &chunks in chunk_counts {
                     let mut out = vec![0.0f32; n];
                     sort_long(&src, &mut out, chunks);
                     assert!(bits(&out) == want, "long n = {n} variant {variant} chunks {chunks}");
