@@ -195,3 +195,70 @@ fn sort_other_element_types() {
             .is_err()
     );
 }
+
+/// Floats with many ties, signed zeros, infinities, subnormals and NaN payloads.
+fn nasty(n: usize, seed: &mut u64) -> Vec<f32> {
+    (0..n)
+        .map(|_| {
+            let r = lcg(seed);
+            match r % 16 {
+                0 => f32::from_bits(0x7fc0_0000 | ((r >> 8) as u32 & 0x3f_ffff)),
+                1 => f32::from_bits(0xff80_0001 + (r >> 8) as u32 % 100),
+                2 => -0.0,
+                3 => 0.0,
+                4 => f32::INFINITY,
+                5 => f32::NEG_INFINITY,
+                6 => f32::from_bits(((r >> 8) as u32 % 1000) | ((r as u32 & 1) << 31)),
+                7..=10 => ((r >> 8) % 7) as f32 - 3.0,
+                _ => f32::from_bits((r >> 4) as u32),
+            }
+        })
+        .collect()
+}
+
+/// The bits of std's stable sort of `v` in NumPy's order.
+fn stable_bits(v: &[f32]) -> Vec<u32> {
+    let mut v = v.to_vec();
+    v.sort_by(|x, y| {
+        reference_order(*x)
+            .partial_cmp(&reference_order(*y))
+            .unwrap()
+    });
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+#[test]
+fn f32_sort_is_bit_identical_to_a_stable_sort() {
+    let mut seed = 5;
+    let lens = (0..100).chain([1000, 100_000, 300_000]);
+    for n in lens {
+        let data = nasty(n, &mut seed);
+        let want = stable_bits(&data);
+        let a = Tensor::from_vec(data.clone(), [n]).unwrap();
+        for threads in [1, 2] {
+            let s = ferrotensor::with_num_threads(threads, || a.sort(0).unwrap());
+            assert!(bits(&s) == want, "n = {n}, {threads} threads");
+        }
+        // a reversed (strided) lane
+        let r = a.slice(s![..;-1]).sort(0).unwrap();
+        let mut rev = data.clone();
+        rev.reverse();
+        assert!(bits(&r) == stable_bits(&rev), "reversed n = {n}");
+    }
+    // rows along either axis (contiguous and strided lanes)
+    for (rows, cols) in [(3, 5), (64, 100), (300, 4096), (2000, 70)] {
+        let data = nasty(rows * cols, &mut seed);
+        let m = Tensor::from_vec(data.clone(), [rows, cols]).unwrap();
+        let by_row = m.sort(1).unwrap();
+        let by_col = m.t().sort(0).unwrap();
+        assert!(bits(&by_row.t()) == bits(&by_col));
+        let got = bits(&by_row);
+        for r in 0..rows {
+            let want = stable_bits(&data[r * cols..(r + 1) * cols]);
+            assert!(
+                got[r * cols..(r + 1) * cols] == want[..],
+                "row {r} of {rows} x {cols}"
+            );
+        }
+    }
+}

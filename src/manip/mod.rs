@@ -12,7 +12,7 @@
 //! | `gather.rs` | [`TensorBase::take_along_axis`], [`TensorBase::put_along_axis`], [`TensorBase::gather`], [`TensorBase::scatter`], [`TensorBase::scatter_add`] |
 //! | `index_put.rs` | [`TensorBase::index_put`], [`TensorBase::index_put_accumulate`] |
 //! | `mask.rs` | [`TensorBase::nonzero`], [`TensorBase::argwhere`], [`TensorBase::masked_fill`] |
-//! | `sort.rs`, `radix.rs` | [`TensorBase::sort`], [`TensorBase::argsort`] (stable, NaN last) |
+//! | `sort.rs`, `radix.rs`, `fsort.rs` | [`TensorBase::sort`], [`TensorBase::argsort`] (stable, NaN last) |
 //! | `topk.rs` | [`TensorBase::topk`] |
 //! | `search.rs` | [`TensorBase::searchsorted`] with [`Side`] |
 //! | `unique.rs` | [`TensorBase::unique`] |
@@ -39,6 +39,7 @@
 
 mod concat;
 mod diff;
+mod fsort;
 mod gather;
 mod grid;
 mod index;
@@ -153,7 +154,7 @@ pub(crate) fn alloc<T: Element>(shape: &[usize], op: &'static str) -> Result<Vec
 /// transparent huge pages (a hint; failure is ignored). (The element-wise work has the
 /// same helper in `iter::alloc`; this one goes once that lands on main.)
 #[cfg(all(target_os = "linux", not(miri)))]
-fn advise_huge_pages(ptr: *const u8, bytes: usize) {
+pub(crate) fn advise_huge_pages(ptr: *const u8, bytes: usize) {
     const HUGE: usize = 2 << 20;
     if bytes < 2 * HUGE {
         return;
@@ -170,7 +171,7 @@ fn advise_huge_pages(ptr: *const u8, bytes: usize) {
 }
 
 #[cfg(not(all(target_os = "linux", not(miri))))]
-fn advise_huge_pages(_ptr: *const u8, _bytes: usize) {}
+pub(crate) fn advise_huge_pages(_ptr: *const u8, _bytes: usize) {}
 
 /// Copies `src` into the region of `out` given by `strides` and `offset` (which must
 /// have `src`'s shape and not alias), through the engine.

@@ -1,5 +1,6 @@
 //! Stable sorting along an axis: `sort`, `argsort`, with NumPy's order (NaN last).
 
+use super::fsort;
 use super::radix::{par_sort_run, sort_run};
 use super::{alloc, axis_last, lane_offsets, restore_axis};
 use crate::element::Element;
@@ -10,6 +11,7 @@ use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase, TensorView};
 use half::{bf16, f16};
 use rayon::prelude::*;
+use std::any::TypeId;
 
 /// Element types with NumPy's sort order: integers, `bool` (`false < true`) and
 /// floats, where `-0.0 == 0.0` and every NaN sorts after `+inf` (all NaNs equal).
@@ -118,6 +120,67 @@ fn per_lane<O: Send, T: Element, W: Send>(
     }
 }
 
+/// `s` as `f32`s when `T` is `f32`.
+fn as_f32<T: 'static>(s: &[T]) -> Option<&[f32]> {
+    (TypeId::of::<T>() == TypeId::of::<f32>()).then(|| {
+        // SAFETY: `T` is `f32` (same type id), so the slice is reinterpreted as itself.
+        unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<f32>(), s.len()) }
+    })
+}
+
+/// `s` as `f32`s when `T` is `f32`.
+fn as_f32_mut<T: 'static>(s: &mut [T]) -> Option<&mut [f32]> {
+    (TypeId::of::<T>() == TypeId::of::<f32>()).then(|| {
+        // SAFETY: `T` is `f32` (same type id), so the slice is reinterpreted as itself.
+        unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<f32>(), s.len()) }
+    })
+}
+
+/// [`TensorBase::sort`] for `f32` (lanes below `2^32` elements): `buf` is `v`'s
+/// buffer, `out` the row-major result of `v`'s shape. One lane is sorted by the
+/// parallel radix sort, many lanes each on one thread, in parallel.
+fn sort_f32<T: Element>(v: &TensorView<'_, T, IxDyn>, buf: &[f32], out: &mut [f32]) {
+    let n = *v.shape().last().expect("lanes need an axis");
+    let st = v.strides()[v.ndim() - 1];
+    let lane_of = |o: isize, c: &mut Vec<f32>| -> bool {
+        if st == 1 {
+            return true;
+        }
+        c.clear();
+        c.extend((0..n).map(|i| buf[(o + i as isize * st) as usize]));
+        false
+    };
+    if out.len() == n {
+        let o = v.offset() as isize;
+        let mut c = Vec::new();
+        let src = if lane_of(o, &mut c) {
+            &buf[o as usize..o as usize + n]
+        } else {
+            &c[..]
+        };
+        let threads = sort_threads(n);
+        if threads == 1 && n < 1 << 16 {
+            fsort::sort_lane(src, out, &mut Vec::new(), &mut Vec::new());
+        } else {
+            fsort::sort_long(src, out, if threads > 1 { 4 * threads } else { 1 });
+        }
+        return;
+    }
+    per_lane(
+        v,
+        out,
+        || (Vec::new(), Vec::new(), Vec::new()),
+        |(a, b, c), lane, o| {
+            let src = if lane_of(o, c) {
+                &buf[o as usize..o as usize + n]
+            } else {
+                &c[..]
+            };
+            fsort::sort_lane(src, lane, a, b);
+        },
+    );
+}
+
 impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// A sorted copy along `axis` (NumPy `sort(kind="stable")`): ascending, `-0.0`
     /// equal to `0.0`, NaNs last. Independent lanes are sorted in parallel, a single
@@ -143,6 +206,12 @@ impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         let mut out = alloc::<T>(&moved, op)?;
         if out.is_empty() {
             return restore_axis(out, &moved, ax, op);
+        }
+        if let (Some(buf), Some(o)) = (as_f32(v.storage.0), as_f32_mut(&mut out)) {
+            if n <= u32::MAX as usize {
+                sort_f32(&v, buf, o);
+                return restore_axis(out, &moved, ax, op);
+            }
         }
         let key = |x: &T| x.sort_key();
         let (buf, st) = (v.storage.0, v.strides()[v.ndim() - 1]);

@@ -1,0 +1,436 @@
+//! Value sort of `f32` lanes on order-preserving `u32` keys.
+//!
+//! A float maps to a key whose unsigned order is NumPy's order with `-0.0` folded onto
+//! `+0.0` and every NaN onto `u32::MAX`; the key maps back to the float's bits. The
+//! keys are sorted by an LSD radix sort (unstable in principle, but equal keys are
+//! equal floats except for the sign of zero and NaN payloads), and afterwards the run
+//! of zeros and the NaN tail are rewritten from the input in input order when the
+//! input held a `-0.0` or a NaN. The result is bit-identical to a stable sort.
+//!
+//! Short lanes (rows) are sorted on one thread by an LSD radix sort with 11-bit digits
+//! (constant digits skipped). Long lanes are first scattered in parallel into buckets
+//! of consecutive key ranges that fit in cache, then the buckets are sorted the same
+//! way, in parallel.
+
+use rayon::prelude::*;
+
+/// Below this length a lane's keys are sorted by `sort_unstable`.
+const SMALL: usize = 64;
+
+/// The order key of the float with bits `b` (see the module documentation).
+#[inline(always)]
+pub(crate) fn key(b: u32) -> u32 {
+    let k = b ^ ((((b as i32) >> 31) as u32) | 0x8000_0000);
+    if b & 0x7fff_ffff > 0x7f80_0000 {
+        u32::MAX
+    } else if b == 0x8000_0000 {
+        0x8000_0000
+    } else {
+        k
+    }
+}
+
+/// The float bits of key `k` (inverse of [`key`] except on the folded values).
+#[inline(always)]
+pub(crate) fn unkey(k: u32) -> u32 {
+    k ^ (!(((k as i32) >> 31) as u32) | 0x8000_0000)
+}
+
+/// What a key pass saw that the keys do not record.
+#[derive(Clone, Copy, Default)]
+struct Specials {
+    nan: usize,
+    neg_zero: usize,
+}
+
+impl Specials {
+    #[inline(always)]
+    fn add(&mut self, b: u32) {
+        self.nan += (b & 0x7fff_ffff > 0x7f80_0000) as usize;
+        self.neg_zero += (b == 0x8000_0000) as usize;
+    }
+
+    fn merge(self, o: Self) -> Self {
+        Self {
+            nan: self.nan + o.nan,
+            neg_zero: self.neg_zero + o.neg_zero,
+        }
+    }
+}
+
+/// Rewrites the zero run and the NaN tail of the sorted `out` from `src` in input
+/// order (where the keys folded `-0.0` and NaN payloads).
+fn restore_specials(src: &[f32], out: &mut [f32], sp: Specials) {
+    if sp.neg_zero > 0 {
+        let mut p = out.partition_point(|x| *x < 0.0);
+        for &x in src {
+            if x == 0.0 {
+                out[p] = x;
+                p += 1;
+            }
+        }
+    }
+    if sp.nan > 0 {
+        let mut p = out.len() - sp.nan;
+        for &x in src {
+            if x.is_nan() {
+                out[p] = x;
+                p += 1;
+            }
+        }
+    }
+}
+
+/// Sorts one lane `src` into `out` (same length) on one thread, with `a` and `b` as
+/// scratch (resized as needed).
+pub(crate) fn sort_lane(src: &[f32], out: &mut [f32], a: &mut Vec<u32>, b: &mut Vec<u32>) {
+    let n = src.len();
+    debug_assert_eq!(n, out.len());
+    let out_bits: &mut [u32] = bytemuck::cast_slice_mut(out);
+    let mut sp = Specials::default();
+    if n < SMALL {
+        for (o, &x) in out_bits.iter_mut().zip(src) {
+            let bits = x.to_bits();
+            sp.add(bits);
+            *o = key(bits);
+        }
+        out_bits.sort_unstable();
+        for o in out_bits.iter_mut() {
+            *o = unkey(*o);
+        }
+    } else {
+        a.resize(n, 0);
+        b.resize(n, 0);
+        let load = |x: f32| {
+            let bits = x.to_bits();
+            sp.add(bits);
+            key(bits)
+        };
+        radix_lane::<f32, 11, 2048, 3>(src, load, out_bits, &mut a[..n], &mut b[..n]);
+    }
+    restore_specials(src, out, sp);
+}
+
+/// LSD radix sort of the keys `load` gives for `src` into `out_bits` (float bits) with `P` digits of
+/// `BITS` bits (`R` buckets); `a` and `b` are scratch of `src`'s length.
+fn radix_lane<S: Copy, const BITS: u32, const R: usize, const P: usize>(
+    src: &[S],
+    mut load: impl FnMut(S) -> u32,
+    out_bits: &mut [u32],
+    a: &mut [u32],
+    b: &mut [u32],
+) {
+    debug_assert!(!src.is_empty() && a.len() == src.len() && b.len() == src.len());
+    // Keys, and which bits differ between them (digits that do not are skipped).
+    let first = load(src[0]);
+    a[0] = first;
+    let mut diff = 0;
+    for (k, &x) in a[1..].iter_mut().zip(&src[1..]) {
+        let kk = load(x);
+        *k = kk;
+        diff |= kk ^ first;
+    }
+    let mut digits = [0usize; P];
+    let mut nd = 0;
+    for d in 0..P {
+        if (diff >> (BITS as usize * d)) as usize & (R - 1) != 0 {
+            digits[nd] = d;
+            nd += 1;
+        }
+    }
+    let (mut cur, mut oth) = (a, b);
+    for (j, &d) in digits[..nd].iter().enumerate() {
+        let shift = BITS * d as u32;
+        // Histogram in two interleaved copies, so runs of equal digits do not wait on
+        // one counter.
+        let mut h = [[0u32; R]; 2];
+        let mut pairs = cur.chunks_exact(2);
+        for p in &mut pairs {
+            h[0][((p[0] >> shift) as usize) & (R - 1)] += 1;
+            h[1][((p[1] >> shift) as usize) & (R - 1)] += 1;
+        }
+        for &k in pairs.remainder() {
+            h[0][((k >> shift) as usize) & (R - 1)] += 1;
+        }
+        let mut offs = [0u32; R];
+        let mut s = 0;
+        for (o, (&c0, &c1)) in offs.iter_mut().zip(h[0].iter().zip(&h[1])) {
+            *o = s;
+            s += c0 + c1;
+        }
+        if j + 1 == nd {
+            for &k in cur.iter() {
+                let o = &mut offs[((k >> shift) as usize) & (R - 1)];
+                out_bits[*o as usize] = unkey(k);
+                *o += 1;
+            }
+            return;
+        }
+        for &k in cur.iter() {
+            let o = &mut offs[((k >> shift) as usize) & (R - 1)];
+            oth[*o as usize] = k;
+            *o += 1;
+        }
+        std::mem::swap(&mut cur, &mut oth);
+    }
+    for (o, &k) in out_bits.iter_mut().zip(cur.iter()) {
+        *o = unkey(k);
+    }
+}
+
+/// A raw pointer that rayon closures may share; every user writes disjoint elements.
+#[derive(Clone, Copy)]
+struct SharedMut(*mut u32);
+// SAFETY: the pointer is only used for writes to disjoint indices (see `scatter`), and
+// the buffer it points into outlives the parallel section that uses it.
+unsafe impl Send for SharedMut {}
+// SAFETY: as above.
+unsafe impl Sync for SharedMut {}
+
+impl SharedMut {
+    fn get(self) -> *mut u32 {
+        self.0
+    }
+}
+
+/// Writes each key of `keys` (one chunk of the source, in order) to
+/// `dst[offs[map[key >> 16]]]`, bumping that offset.
+///
+/// # Safety
+/// `dst` points to a buffer that nothing else reads or writes meanwhile except other
+/// `scatter` calls; for every bucket `b`, `offs[b]` plus the number of keys of `keys` in
+/// bucket `b` is at most the buffer's length, and the ranges `offs[b] ..` of all
+/// concurrent calls and buckets are disjoint.
+unsafe fn scatter(keys: &[u32], dst: *mut u32, offs: &mut [u32], map: &[u16]) {
+    for &k in keys {
+        let o = &mut offs[map[(k >> 16) as usize] as usize];
+        // SAFETY: by the caller's contract, `*o` is in bounds and owned by this call.
+        unsafe { dst.add(*o as usize).write(k) };
+        *o += 1;
+    }
+}
+
+/// Target size of a bucket of the long-lane sort (keys that stay in L2).
+const BUCKET: usize = 1 << 14;
+
+/// Sorts one long lane `src` into `out` (same length, below `2^32`) on `chunks`
+/// parallel pieces: keys and a histogram of their top 16 bits, one scatter into
+/// buckets of consecutive top-16-bit values (about [`BUCKET`] keys each, more only for a
+/// single value), then every bucket sorted in cache by [`radix_lane`], in parallel.
+pub(crate) fn sort_long(src: &[f32], out: &mut [f32], chunks: usize) {
+    let n = src.len();
+    assert!(n == out.len() && n <= u32::MAX as usize);
+    if n == 0 {
+        return;
+    }
+    let clen = n.div_ceil(chunks.max(1));
+    let mut a = vec![0u32; n];
+    super::advise_huge_pages(a.as_ptr().cast(), n * 4);
+    // Key pass: keys into `a`, per-chunk histograms of the top 16 bits, specials.
+    let firsts: Vec<(Vec<u32>, Specials)> = a
+        .par_chunks_mut(clen)
+        .zip(src.par_chunks(clen))
+        .map(|(ka, s)| {
+            let mut h = vec![0u32; 1 << 16];
+            let mut sp = Specials::default();
+            for (k, &x) in ka.iter_mut().zip(s) {
+                let bits = x.to_bits();
+                sp.add(bits);
+                let kk = key(bits);
+                *k = kk;
+                h[(kk >> 16) as usize] += 1;
+            }
+            (h, sp)
+        })
+        .collect();
+    let sp = firsts.iter().fold(Specials::default(), |s, f| s.merge(f.1));
+    // Buckets: runs of consecutive top-16-bit values with about `BUCKET` keys.
+    let mut map = vec![0u16; 1 << 16];
+    let mut bounds = vec![0usize];
+    let mut cur = 0usize;
+    for (v, m) in map.iter_mut().enumerate() {
+        let c: usize = firsts.iter().map(|f| f.0[v] as usize).sum();
+        if cur > 0 && cur + c > BUCKET {
+            bounds.push(bounds[bounds.len() - 1] + cur);
+            cur = 0;
+        }
+        *m = (bounds.len() - 1) as u16;
+        cur += c;
+    }
+    bounds.push(n);
+    let nb = bounds.len() - 1;
+    // Offsets: all keys of earlier buckets, then this bucket's keys of earlier chunks.
+    let mut offs: Vec<Vec<u32>> = firsts
+        .iter()
+        .map(|f| {
+            let mut cb = vec![0u32; nb];
+            for (v, &c) in f.0.iter().enumerate() {
+                cb[map[v] as usize] += c;
+            }
+            cb
+        })
+        .collect();
+    for b in 0..nb {
+        let mut s = bounds[b] as u32;
+        for o in offs.iter_mut() {
+            let c = o[b];
+            o[b] = s;
+            s += c;
+        }
+    }
+    drop(firsts);
+    let out_bits: &mut [u32] = bytemuck::cast_slice_mut(out);
+    let dst = SharedMut(out_bits.as_mut_ptr());
+    a.par_chunks(clen).zip(offs.par_iter_mut()).for_each(|(c, o)| {
+        // SAFETY: `out_bits` is borrowed mutably for this whole section and only written
+        // here; chunk `c`'s keys in bucket `b` go to `offs[c][b] .. offs[c][b] +
+        // count`, ranges that tile `0..n` without overlap (the prefix sum above runs
+        // over buckets, then chunks, starting each bucket at its bound).
+        unsafe { scatter(c, dst.get(), o, &map) }
+    });
+    drop(a);
+    // Sort every bucket in place (through scratch), in parallel.
+    let mut parts = Vec::with_capacity(nb);
+    let mut rest = &mut *out_bits;
+    for b in 0..nb {
+        let (p, r) = rest.split_at_mut(bounds[b + 1] - bounds[b]);
+        parts.push(p);
+        rest = r;
+    }
+    parts.into_par_iter().for_each_init(
+        || (Vec::new(), Vec::new(), Vec::new()),
+        |(a, b, c): &mut (Vec<u32>, Vec<u32>, Vec<u32>), p| {
+            let m = p.len();
+            if m < SMALL {
+                p.sort_unstable();
+                p.iter_mut().for_each(|k| *k = unkey(*k));
+                return;
+            }
+            c.clear();
+            c.extend_from_slice(p);
+            a.resize(m, 0);
+            b.resize(m, 0);
+            radix_lane::<u32, 11, 2048, 3>(c, |k| k, p, &mut a[..m], &mut b[..m]);
+        },
+    );
+    restore_specials(src, out, sp);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lcg(seed: &mut u64) -> u64 {
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        *seed >> 11
+    }
+
+    /// Floats with many ties, signed zeros, infinities, subnormals and NaN payloads.
+    fn nasty(n: usize, seed: &mut u64) -> Vec<f32> {
+        (0..n)
+            .map(|_| {
+                let r = lcg(seed);
+                match r % 16 {
+                    0 => f32::from_bits(0x7fc0_0000 | ((r >> 8) as u32 & 0x3f_ffff)),
+                    1 => f32::from_bits(0xff80_0001 + (r >> 8) as u32 % 100),
+                    2 => -0.0,
+                    3 => 0.0,
+                    4 => f32::INFINITY,
+                    5 => f32::NEG_INFINITY,
+                    6 => f32::from_bits(((r >> 8) as u32 % 1000) | ((r as u32 & 1) << 31)),
+                    7..=10 => ((r >> 8) % 7) as f32 - 3.0,
+                    _ => f32::from_bits((r >> 4) as u32),
+                }
+            })
+            .collect()
+    }
+
+    fn reference(src: &[f32]) -> Vec<u32> {
+        let mut v = src.to_vec();
+        let ord = |x: &f32| (x.is_nan(), if x.is_nan() || *x == 0.0 { 0.0 } else { *x });
+        v.sort_by(|x, y| ord(x).partial_cmp(&ord(y)).unwrap());
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    fn bits(v: &[f32]) -> Vec<u32> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    #[test]
+    fn keys_order_and_invert() {
+        let xs = [
+            f32::NEG_INFINITY,
+            -1.0,
+            -f32::MIN_POSITIVE,
+            -1e-45,
+            0.0,
+            1e-45,
+            2.0,
+            f32::INFINITY,
+        ];
+        for w in xs.windows(2) {
+            assert!(key(w[0].to_bits()) < key(w[1].to_bits()));
+        }
+        for x in xs {
+            assert_eq!(unkey(key(x.to_bits())), x.to_bits());
+        }
+        assert_eq!(key((-0.0f32).to_bits()), key(0.0f32.to_bits()));
+        assert_eq!(key(f32::from_bits(0xffc0_0001).to_bits()), u32::MAX);
+        assert_eq!(key(f32::NAN.to_bits()), u32::MAX);
+    }
+
+    #[test]
+    fn lanes_match_stable_sort() {
+        let mut seed = 11;
+        let lens: Vec<usize> = if cfg!(miri) {
+            vec![0, 1, 2, 63, 64, 100, 300]
+        } else {
+            (0..100).chain([1000, 4096, 100_000]).collect()
+        };
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for n in lens {
+            for variant in 0..3 {
+                let mut src = nasty(n, &mut seed);
+                if variant == 1 {
+                    // no specials: the fast path without restoring
+                    src.iter_mut().for_each(|x| *x = (lcg(&mut seed) % 1000) as f32 / 8.0);
+                } else if variant == 2 {
+                    src.iter_mut()
+                        .for_each(|x| *x = if lcg(&mut seed) % 2 == 0 { -0.0 } else { 0.0 });
+                }
+                let want = reference(&src);
+                let mut out = vec![0.0f32; n];
+                sort_lane(&src, &mut out, &mut a, &mut b);
+                assert!(bits(&out) == want, "lane n = {n} variant {variant}");
+                // (Miri: the 64 Ki-entry histograms make each long sort slow)
+                let chunk_counts: &[usize] = if cfg!(miri) { &[3] } else { &[1, 2, 3, 8] };
+                if cfg!(miri) && (variant > 0 || n < 64) {
+                    continue;
+                }
+                for &chunks in chunk_counts {
+                    let mut out = vec![0.0f32; n];
+                    sort_long(&src, &mut out, chunks);
+                    assert!(bits(&out) == want, "long n = {n} variant {variant} chunks {chunks}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn constant_digits_are_skipped_correctly() {
+        // keys differing only in one or two digits (even and odd numbers of passes)
+        for vals in [
+            vec![1.0f32, 3.0, 2.0, 1.5],
+            vec![1.0, 1.0 + f32::EPSILON, 1.0 + 2.0 * f32::EPSILON],
+            vec![5.0; 4],
+        ] {
+            let src: Vec<f32> = (0..300).map(|i| vals[(i * 7) % vals.len()]).collect();
+            let want = reference(&src);
+            let mut out = vec![0.0f32; src.len()];
+            sort_long(&src, &mut out, 3);
+            assert!(bits(&out) == want);
+            sort_lane(&src, &mut out, &mut Vec::new(), &mut Vec::new());
+            assert!(bits(&out) == want);
+        }
+    }
+}
