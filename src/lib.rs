@@ -28,6 +28,7 @@ pub mod element;
 pub mod error;
 pub mod iter;
 pub mod layout;
+pub mod linalg;
 pub mod storage;
 pub mod tensor;
 pub mod threads;

@@ -1,0 +1,193 @@
+//! Kernel dispatch for one matrix product `C = A · B` on strided memory.
+//!
+//! * `f32`, `f64`, `f16`, `Complex<f32>`, `Complex<f64>` go to the `gemm` crate, which
+//!   takes arbitrary (also negative and zero) row and column strides and selects its
+//!   SIMD kernels (AVX-512 included, through its `x86-v4` feature) at run time.
+//! * every other [`Num`] type (integers, `bf16`) goes to the cache-blocked generic kernel
+//!   in [`super::generic_kernel`].
+//! * products with all of `m`, `n`, `k` ≤ [`SMALL`] use a direct kernel without packing
+//!   or threads.
+
+use super::generic_kernel;
+use crate::element::Num;
+use half::{bf16, f16};
+use num_complex::Complex;
+use std::any::TypeId;
+
+/// Largest `m`, `n`, `k` handled by the direct small-matrix kernel.
+pub(crate) const SMALL: usize = 16;
+
+/// A read-only strided matrix operand: element `(i, j)` is at `ptr + i*rs + j*cs`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MatRef<T> {
+    pub ptr: *const T,
+    pub rs: isize,
+    pub cs: isize,
+}
+
+/// A writable strided matrix: element `(i, j)` is at `ptr + i*rs + j*cs`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MatMut<T> {
+    pub ptr: *mut T,
+    pub rs: isize,
+    pub cs: isize,
+}
+
+// SAFETY: these are plain pointer bundles; every user hands disjoint output matrices to
+// different threads and only reads through `MatRef`.
+unsafe impl<T: Send> Send for MatRef<T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for MatRef<T> {}
+// SAFETY: as above.
+unsafe impl<T: Send> Send for MatMut<T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for MatMut<T> {}
+
+impl<T> MatRef<T> {
+    /// The same matrix starting `off` elements further (a whole-struct method, so
+    /// closures capture the `Send + Sync` wrapper rather than the raw pointer).
+    #[inline(always)]
+    pub fn shifted(self, off: isize) -> Self {
+        MatRef {
+            ptr: self.ptr.wrapping_offset(off),
+            ..self
+        }
+    }
+    #[inline(always)]
+    fn cast<U>(self) -> MatRef<U> {
+        MatRef {
+            ptr: self.ptr as *const U,
+            rs: self.rs,
+            cs: self.cs,
+        }
+    }
+}
+impl<T> MatMut<T> {
+    #[inline(always)]
+    fn cast<U>(self) -> MatMut<U> {
+        MatMut {
+            ptr: self.ptr as *mut U,
+            rs: self.rs,
+            cs: self.cs,
+        }
+    }
+}
+
+#[inline(always)]
+fn is<T: 'static, U: 'static>() -> bool {
+    TypeId::of::<T>() == TypeId::of::<U>()
+}
+
+/// True if `T` runs on the `gemm` crate.
+#[inline]
+pub(crate) fn uses_gemm_crate<T: 'static>() -> bool {
+    is::<T, f32>() || is::<T, f64>() || is::<T, f16>() || is::<T, Complex<f32>>() || is::<T, Complex<f64>>()
+}
+
+/// `C = A · B` (C is overwritten) for an `m × k` by `k × n` product on `threads` threads.
+///
+/// # Safety
+/// For every `i < m`, `j < n`, `p < k`: `a` must be readable at `(i, p)`, `b` at `(p, j)`
+/// and `c` writable at `(i, j)`; `c` must not alias `a` or `b`, and distinct `(i, j)`
+/// must name distinct elements of `c`.
+pub(crate) unsafe fn gemm<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>, threads: usize) {
+    if m == 0 || n == 0 {
+        return;
+    }
+    if k == 0 {
+        for i in 0..m {
+            for j in 0..n {
+                // SAFETY: (i, j) is inside the output by the caller's contract.
+                unsafe { *c.ptr.offset(i as isize * c.rs + j as isize * c.cs) = T::zero() };
+            }
+        }
+        return;
+    }
+    if m <= SMALL && n <= SMALL && k <= SMALL && !is::<T, bf16>() && !is::<T, f16>() {
+        // SAFETY: forwarded caller contract.
+        return unsafe { small_gemm(m, n, k, a, b, c) };
+    }
+    if uses_gemm_crate::<T>() {
+        let par = if threads > 1 && m * n * k >= 48 * 48 * 48 {
+            gemm::Parallelism::Rayon(threads)
+        } else {
+            gemm::Parallelism::None
+        };
+        // SAFETY: `T` is one of the five types the gemm crate supports (checked above, and
+        // `gemm` dispatches on the same TypeIds); the pointer/stride validity for every
+        // (i, p), (p, j), (i, j) is the caller's contract, which is exactly gemm's
+        // requirement. `read_dst = false` so the output's old contents are ignored;
+        // alpha is ignored then and beta = 1 gives `C = A·B`.
+        unsafe {
+            gemm::gemm(
+                m,
+                n,
+                k,
+                c.ptr,
+                c.cs,
+                c.rs,
+                false,
+                a.ptr,
+                a.cs,
+                a.rs,
+                b.ptr,
+                b.cs,
+                b.rs,
+                T::zero(),
+                T::one(),
+                false,
+                false,
+                false,
+                par,
+            )
+        };
+        return;
+    }
+    if is::<T, bf16>() {
+        // SAFETY: T is bf16, so the casts are identities; forwarded caller contract.
+        return unsafe {
+            generic_kernel::gemm_blocked::<bf16, generic_kernel::Bf16Acc>(m, n, k, a.cast(), b.cast(), c.cast(), threads)
+        };
+    }
+    // SAFETY: forwarded caller contract.
+    unsafe { generic_kernel::gemm_blocked::<T, generic_kernel::Wrapping>(m, n, k, a, b, c, threads) }
+}
+
+/// Direct kernel for matrices with every dimension ≤ [`SMALL`]: `B` is copied into a
+/// row-major stack buffer and each output row accumulates in registers.
+///
+/// # Safety
+/// As [`gemm`], with `m, n, k ≤ SMALL`.
+#[inline]
+unsafe fn small_gemm<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
+    debug_assert!(m <= SMALL && n <= SMALL && k <= SMALL);
+    let mut bp = [T::zero(); SMALL * SMALL];
+    for p in 0..k {
+        for j in 0..n {
+            // SAFETY: (p, j) is inside `b` by the caller's contract.
+            bp[p * SMALL + j] = unsafe { *b.ptr.offset(p as isize * b.rs + j as isize * b.cs) };
+        }
+    }
+    for i in 0..m {
+        let mut acc = [T::zero(); SMALL];
+        for p in 0..k {
+            // SAFETY: (i, p) is inside `a` by the caller's contract.
+            let av = unsafe { *a.ptr.offset(i as isize * a.rs + p as isize * a.cs) };
+            let row = &bp[p * SMALL..p * SMALL + SMALL];
+            // Full-width loop (the padding is zero) so the compiler emits fixed-size SIMD.
+            for (x, &y) in acc.iter_mut().zip(row) {
+                *x = x.wadd(av.wmul(y));
+            }
+        }
+        if c.cs == 1 {
+            // SAFETY: the n elements of output row i are distinct and inside `c`.
+            let out = unsafe { std::slice::from_raw_parts_mut(c.ptr.offset(i as isize * c.rs), n) };
+            out.copy_from_slice(&acc[..n]);
+        } else {
+            for (j, &v) in acc[..n].iter().enumerate() {
+                // SAFETY: (i, j) is inside `c` by the caller's contract.
+                unsafe { *c.ptr.offset(i as isize * c.rs + j as isize * c.cs) = v };
+            }
+        }
+    }
+}
