@@ -22,14 +22,25 @@ fn operands<T: Num>(case: &Value) -> Vec<Tensor<T>> {
 fn einsum_cases<T: Num>(dtype: &str, tol: f64) -> (usize, usize) {
     let g = golden();
     let (mut ok, mut errs) = (0, 0);
-    for case in g["einsum"].as_array().unwrap().iter().filter(|c| c["dtype"] == dtype) {
+    for case in g["einsum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["dtype"] == dtype)
+    {
         let bases = operands::<T>(case);
         let specs = case["operands"].as_array().unwrap();
-        let views: Vec<TensorView<'_, T>> = bases.iter().zip(specs).map(|(b, s)| view_of(b, s)).collect();
+        let views: Vec<TensorView<'_, T>> = bases
+            .iter()
+            .zip(specs)
+            .map(|(b, s)| view_of(b, s))
+            .collect();
         let spec = case["spec"].as_str().unwrap();
         let r = einsum(spec, &views);
         if case.get("error").is_some() {
-            let Err(e) = r else { panic!("{spec} {case} should fail") };
+            let Err(e) = r else {
+                panic!("{spec} {case} should fail")
+            };
             assert!(e.to_string().starts_with("einsum:"), "{e}");
             errs += 1;
         } else {
@@ -57,10 +68,19 @@ fn einsum_i64_golden() {
 fn dot_cases<T: Num>(dtype: &str, tol: f64) -> usize {
     let g = golden();
     let mut n = 0;
-    for case in g["dot"].as_array().unwrap().iter().filter(|c| c["dtype"] == dtype) {
+    for case in g["dot"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["dtype"] == dtype)
+    {
         let bases = operands::<T>(case);
         let specs = case["operands"].as_array().unwrap();
-        let v: Vec<TensorView<'_, T>> = bases.iter().zip(specs).map(|(b, s)| view_of(b, s)).collect();
+        let v: Vec<TensorView<'_, T>> = bases
+            .iter()
+            .zip(specs)
+            .map(|(b, s)| view_of(b, s))
+            .collect();
         let op = case["op"].as_str().unwrap();
         let r: Result<Tensor<T>> = match op {
             "dot" => v[0].dot(&v[1]),
@@ -76,8 +96,14 @@ fn dot_cases<T: Num>(dtype: &str, tol: f64) -> usize {
             _ => panic!("unknown op {op}"),
         };
         if case.get("error").is_some() {
-            let Err(e) = r else { panic!("{case} should fail") };
-            let name = if op.starts_with("tensordot") { "tensordot" } else { op };
+            let Err(e) = r else {
+                panic!("{case} should fail")
+            };
+            let name = if op.starts_with("tensordot") {
+                "tensordot"
+            } else {
+                op
+            };
             assert!(e.to_string().starts_with(&format!("{name}:")), "{e}");
         } else {
             check(case, &r.unwrap_or_else(|e| panic!("{case}: {e}")), tol);
@@ -103,7 +129,9 @@ fn einsum_views_are_not_copied_for_diagonals_and_greedy_order_is_right() {
     let r = einsum("ij,jk,kl->il", &[a.view(), b.view(), c.view()]).unwrap();
     let want = (&(&a % &b) % &c).to_vec();
     assert_eq!(r.to_vec(), want);
-    let e = einsum("ij,jk", &[a.view(), c.view()]).unwrap_err().to_string();
+    let e = einsum("ij,jk", &[a.view(), c.view()])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("einsum"), "{e}");
 }
 

@@ -10,17 +10,33 @@ use linalg_common::*;
 fn run_cases<T: Num>(dtype: &str, tol: f64) -> usize {
     let g = golden();
     let mut n = 0;
-    for case in g["matmul"].as_array().unwrap().iter().filter(|c| c["dtype"] == dtype) {
+    for case in g["matmul"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["dtype"] == dtype)
+    {
         let kind = case["kind"].as_str().unwrap();
-        let (ta, tb) = (base::<T>(&case["a"], 0, kind), base::<T>(&case["b"], 1, kind));
+        let (ta, tb) = (
+            base::<T>(&case["a"], 0, kind),
+            base::<T>(&case["b"], 1, kind),
+        );
         let (a, b) = (view_of(&ta, &case["a"]), view_of(&tb, &case["b"]));
         let r = a.matmul(&b);
         if case.get("error").is_some() {
-            let Err(e) = r else { panic!("{case} should fail") };
+            let Err(e) = r else {
+                panic!("{case} should fail")
+            };
             let msg = e.to_string();
             assert!(msg.starts_with("matmul:"), "{msg}");
-            assert!(msg.contains(&ferrotensor::error::fmt_shape(a.shape())), "{msg}");
-            assert!(msg.contains(&ferrotensor::error::fmt_shape(b.shape())), "{msg}");
+            assert!(
+                msg.contains(&ferrotensor::error::fmt_shape(a.shape())),
+                "{msg}"
+            );
+            assert!(
+                msg.contains(&ferrotensor::error::fmt_shape(b.shape())),
+                "{msg}"
+            );
         } else {
             check(case, &r.unwrap(), tol);
         }
@@ -50,7 +66,14 @@ fn golden_i64() {
 fn golden_random_floats() {
     let g = golden();
     for case in g["matmul_random"].as_array().unwrap() {
-        let data = |k: &str| -> Vec<f64> { case[k].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect() };
+        let data = |k: &str| -> Vec<f64> {
+            case[k]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect()
+        };
         let (sa, sb) = (usizes(&case["a_shape"]), usizes(&case["b_shape"]));
         if case["dtype"] == "f32" {
             let a = Tensor::from_vec(data("a").iter().map(|&x| x as f32).collect(), sa).unwrap();
@@ -94,7 +117,10 @@ fn large_and_strided_match_reference() {
     assert_eq!(got, want);
     let a32 = Tensor::from_vec(a.iter().map(|&x| x as f32).collect(), vec![m, k]).unwrap();
     let b32 = Tensor::from_vec(b.iter().map(|&x| x as f32).collect(), vec![k, n]).unwrap();
-    let got: Vec<f64> = (a32.t().to_owned().t() % &b32).iter().map(|&x| x as f64).collect();
+    let got: Vec<f64> = (a32.t().to_owned().t() % &b32)
+        .iter()
+        .map(|&x| x as f64)
+        .collect();
     assert_eq!(got, want);
 }
 
@@ -103,7 +129,11 @@ trait ToI64 {
 }
 impl ToI64 for Tensor<f64> {
     fn mapv_ref_i64(&self) -> Tensor<i64> {
-        Tensor::from_vec(self.iter().map(|&x| x as i64).collect(), self.shape().to_vec()).unwrap()
+        Tensor::from_vec(
+            self.iter().map(|&x| x as i64).collect(),
+            self.shape().to_vec(),
+        )
+        .unwrap()
     }
 }
 
@@ -119,10 +149,19 @@ fn half_complex_and_bf16() {
     let want = reference(&a.to_vec(), &b.to_vec(), m, k, n);
     let ah = Tensor::from_shape_fn(vec![m, k], |i| f16::from_f64(fa(i)));
     let bh = Tensor::from_shape_fn(vec![k, n], |i| f16::from_f64(fb(i)));
-    assert_eq!((&ah % &bh).iter().map(|x| x.to_f64()).collect::<Vec<_>>(), want);
+    assert_eq!(
+        (&ah % &bh).iter().map(|x| x.to_f64()).collect::<Vec<_>>(),
+        want
+    );
     let ab = Tensor::from_shape_fn(vec![m, k], |i| bf16::from_f64(fa(i)));
     let bb = Tensor::from_shape_fn(vec![k, n], |i| bf16::from_f64(fb(i)));
-    assert_eq!((ab.view() % bb.t().to_owned().t()).iter().map(|x| x.to_f64()).collect::<Vec<_>>(), want);
+    assert_eq!(
+        (ab.view() % bb.t().to_owned().t())
+            .iter()
+            .map(|x| x.to_f64())
+            .collect::<Vec<_>>(),
+        want
+    );
     let ac = Tensor::from_shape_fn(vec![m, k], |i| Complex::new(fa(i), 1.0));
     let bc = Tensor::from_shape_fn(vec![k, n], |i| Complex::new(fb(i), -1.0));
     let got = &ac % &bc;
@@ -165,7 +204,9 @@ fn operator_panics_with_message() {
 fn batched_parallel_and_folded_paths() {
     // Many small matrices (parallel over the batch), a broadcast right operand (folded
     // into one tall product) and a stride-0 left batch.
-    let a = Tensor::from_shape_fn(vec![64, 12, 10], |i| ((i[0] + i[1] * 3 + i[2]) % 7) as i64 - 3);
+    let a = Tensor::from_shape_fn(vec![64, 12, 10], |i| {
+        ((i[0] + i[1] * 3 + i[2]) % 7) as i64 - 3
+    });
     let b = Tensor::from_shape_fn(vec![10, 9], |i| ((i[0] * 2 + i[1]) % 5) as i64 - 2);
     let r = &a % &b;
     let rb = a.matmul(&b.broadcast_to(vec![64, 10, 9]).unwrap()).unwrap();
@@ -175,7 +216,11 @@ fn batched_parallel_and_folded_paths() {
         assert_eq!((&at % &b).to_vec(), r.slice(s![t]).to_vec());
     }
     let a1 = a.slice(s![0..1]).to_owned();
-    let r1 = a1.broadcast_to(vec![64, 12, 10]).unwrap().matmul(&b).unwrap();
+    let r1 = a1
+        .broadcast_to(vec![64, 12, 10])
+        .unwrap()
+        .matmul(&b)
+        .unwrap();
     assert_eq!(r1.slice(s![63]).to_vec(), r.slice(s![0]).to_vec());
     let one = ferrotensor::with_num_threads(1, || (&a % &b).to_vec());
     assert_eq!(one, r.to_vec());
@@ -185,10 +230,16 @@ fn batched_parallel_and_folded_paths() {
 fn shapes_only_cases() {
     let ones = |s: Vec<usize>| Tensor::<f64, _>::ones(s);
     assert_eq!((ones(vec![4]) % ones(vec![5, 4, 6])).shape(), &[5, 6]);
-    assert_eq!((ones(vec![7, 1, 2, 3]) % ones(vec![5, 3, 4])).shape(), &[7, 5, 2, 4]);
+    assert_eq!(
+        (ones(vec![7, 1, 2, 3]) % ones(vec![5, 3, 4])).shape(),
+        &[7, 5, 2, 4]
+    );
     let z = ones(vec![2, 0]) % ones(vec![0, 3]);
     assert_eq!((z.shape(), z.to_vec()), (&[2usize, 3][..], vec![0.0; 6]));
-    let e = ones(vec![2, 3, 4]).matmul(&ones(vec![3, 4, 5])).unwrap_err().to_string();
+    let e = ones(vec![2, 3, 4])
+        .matmul(&ones(vec![3, 4, 5]))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("(2, 3, 4)") && e.contains("(3, 4, 5)"), "{e}");
     let s = Tensor::scalar(1.0f64);
     assert!(s.matmul(&ones(vec![3])).is_err());

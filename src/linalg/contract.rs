@@ -102,7 +102,8 @@ pub(crate) fn contract<T: Num>(
     contract_a: &[usize],
     contract_b: &[usize],
 ) -> Result<Tensor<T, IxDyn>> {
-    let dims = |t: &TensorView<'_, T, IxDyn>, ax: &[usize]| -> Vec<usize> { ax.iter().map(|&i| t.shape()[i]).collect() };
+    let dims =
+        |t: &TensorView<'_, T, IxDyn>, ax: &[usize]| -> Vec<usize> { ax.iter().map(|&i| t.shape()[i]).collect() };
     let (bd, fa, fb, kd) = (dims(a, batch_a), dims(a, free_a), dims(b, free_b), dims(a, contract_a));
     let (nb, m, n, k): (usize, usize, usize, usize) = (
         bd.iter().product(),
@@ -121,6 +122,10 @@ pub(crate) fn contract<T: Num>(
 
 /// `x * s` for every element, into a new row-major tensor.
 pub(crate) fn scale<T: Num>(t: &TensorView<'_, T, IxDyn>, s: T, left: bool) -> Tensor<T, IxDyn> {
-    let data = crate::iter::map_c_order(t.storage.0, &t.layout, |&x: &T| if left { s.wmul(x) } else { x.wmul(s) });
+    let data = crate::iter::map_c_order(
+        t.storage.0,
+        &t.layout,
+        |&x: &T| if left { s.wmul(x) } else { x.wmul(s) },
+    );
     owned(data, t.shape()).expect("shape of an existing tensor")
 }

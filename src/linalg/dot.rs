@@ -157,7 +157,8 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// ```
     pub fn kron<S2: Storage<Elem = T>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<T, IxDyn>> {
         let nd = self.ndim().max(rhs.ndim());
-        let pad = |s: &[usize]| -> Vec<usize> { std::iter::repeat_n(1, nd - s.len()).chain(s.iter().copied()).collect() };
+        let pad =
+            |s: &[usize]| -> Vec<usize> { std::iter::repeat_n(1, nd - s.len()).chain(s.iter().copied()).collect() };
         let (sa, sb) = (pad(self.shape()), pad(rhs.shape()));
         let o = self.outer(rhs)?;
         let grid: Vec<usize> = sa.iter().chain(&sb).copied().collect();

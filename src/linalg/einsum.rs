@@ -120,7 +120,10 @@ pub fn einsum<T: Num, D: Dimension>(subscripts: &str, operands: &[TensorView<'_,
             } else if d != 1 && d != *cur {
                 return Err(Error::shape(
                     "einsum",
-                    format!("'{subscripts}': operands could not be broadcast together: a subscript has lengths {} and {d}", *cur),
+                    format!(
+                        "'{subscripts}': operands could not be broadcast together: a subscript has lengths {} and {d}",
+                        *cur
+                    ),
                 ));
             }
         }
@@ -144,7 +147,8 @@ pub fn einsum<T: Num, D: Dimension>(subscripts: &str, operands: &[TensorView<'_,
         let (a, la) = work.remove(i);
         let kept = |l: &u32| output.contains(l) || work.iter().any(|(_, w)| w.contains(l));
         let pos = |v: &[u32], l: u32| v.iter().position(|&x| x == l).expect("label of the term");
-        let (mut ba, mut bb, mut fa, mut fb, mut ca, mut cb, mut labels) = (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+        let (mut ba, mut bb, mut fa, mut fb, mut ca, mut cb, mut labels) =
+            (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
         for (ia, &l) in la.iter().enumerate() {
             if lb.contains(&l) {
                 if kept(&l) {
@@ -210,7 +214,9 @@ fn output_labels(
             return Err(err(format!("'{subscripts}': output subscript repeated")));
         }
         if !size.contains_key(l) {
-            return Err(err(format!("'{subscripts}': output subscript does not appear in the inputs")));
+            return Err(err(format!(
+                "'{subscripts}': output subscript does not appear in the inputs"
+            )));
         }
     }
     Ok(labels)
@@ -267,13 +273,20 @@ fn sum_unique<T: Num>(work: &mut [(TensorCow<'_, T, IxDyn>, Vec<u32>)], i: usize
         return Ok(());
     }
     let r = sum_axes(&dyn_view(&work[i].0), &axes)?;
-    let labels: Vec<u32> = (0..labels.len()).filter(|a| !axes.contains(a)).map(|a| labels[a]).collect();
+    let labels: Vec<u32> = (0..labels.len())
+        .filter(|a| !axes.contains(a))
+        .map(|a| labels[a])
+        .collect();
     work[i] = (into_cow(r), labels);
     Ok(())
 }
 
 /// The pair whose contraction has the fewest elements (first such pair on ties).
-fn greedy_pair<T: Num>(work: &[(TensorCow<'_, T, IxDyn>, Vec<u32>)], output: &[u32], size: &HashMap<u32, usize>) -> (usize, usize) {
+fn greedy_pair<T: Num>(
+    work: &[(TensorCow<'_, T, IxDyn>, Vec<u32>)],
+    output: &[u32],
+    size: &HashMap<u32, usize>,
+) -> (usize, usize) {
     let mut best = (0, 1, u128::MAX);
     for i in 0..work.len() {
         for j in i + 1..work.len() {
@@ -281,7 +294,11 @@ fn greedy_pair<T: Num>(work: &[(TensorCow<'_, T, IxDyn>, Vec<u32>)], output: &[u
             let mut cost: u128 = 1;
             let mut seen: Vec<u32> = Vec::new();
             for &l in li.iter().chain(lj) {
-                let kept = output.contains(&l) || work.iter().enumerate().any(|(k, (_, w))| k != i && k != j && w.contains(&l));
+                let kept = output.contains(&l)
+                    || work
+                        .iter()
+                        .enumerate()
+                        .any(|(k, (_, w))| k != i && k != j && w.contains(&l));
                 if kept && !seen.contains(&l) {
                     seen.push(l);
                     cost = cost.saturating_mul(size[&l] as u128);

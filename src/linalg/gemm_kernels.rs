@@ -90,7 +90,15 @@ pub(crate) fn uses_gemm_crate<T: 'static>() -> bool {
 /// For every `i < m`, `j < n`, `p < k`: `a` must be readable at `(i, p)`, `b` at `(p, j)`
 /// and `c` writable at `(i, j)`; `c` must not alias `a` or `b`, and distinct `(i, j)`
 /// must name distinct elements of `c`.
-pub(crate) unsafe fn gemm<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>, threads: usize) {
+pub(crate) unsafe fn gemm<T: Num>(
+    m: usize,
+    n: usize,
+    k: usize,
+    a: MatRef<T>,
+    b: MatRef<T>,
+    c: MatMut<T>,
+    threads: usize,
+) {
     if m == 0 || n == 0 {
         return;
     }
@@ -146,7 +154,15 @@ pub(crate) unsafe fn gemm<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b:
     if is::<T, bf16>() {
         // SAFETY: T is bf16, so the casts are identities; forwarded caller contract.
         return unsafe {
-            generic_kernel::gemm_blocked::<bf16, generic_kernel::Bf16Acc>(m, n, k, a.cast(), b.cast(), c.cast(), threads)
+            generic_kernel::gemm_blocked::<bf16, generic_kernel::Bf16Acc>(
+                m,
+                n,
+                k,
+                a.cast(),
+                b.cast(),
+                c.cast(),
+                threads,
+            )
         };
     }
     // SAFETY: forwarded caller contract.

@@ -220,7 +220,9 @@ unsafe fn pack_b<T: Num, K: Accum<T>>(kc: usize, nc: usize, b: MatRef<T>, p0: us
         let w = NR.min(nc - jp * NR);
         for p in 0..kc {
             let dst = &mut out[(jp * kc + p) * NR..(jp * kc + p + 1) * NR];
-            let row = b.ptr.wrapping_offset((p0 + p) as isize * b.rs + (j0 + jp * NR) as isize * b.cs);
+            let row = b
+                .ptr
+                .wrapping_offset((p0 + p) as isize * b.rs + (j0 + jp * NR) as isize * b.cs);
             for (jj, d) in dst.iter_mut().enumerate() {
                 *d = if jj < w {
                     // SAFETY: (p0 + p, j0 + jp*NR + jj) is inside `b`.
@@ -241,7 +243,9 @@ unsafe fn pack_a<T: Num, K: Accum<T>>(mc: usize, kc: usize, a: MatRef<T>, i0: us
         let h = MR.min(mc - ip * MR);
         for p in 0..kc {
             let dst = &mut out[(ip * kc + p) * MR..(ip * kc + p + 1) * MR];
-            let col = a.ptr.wrapping_offset((i0 + ip * MR) as isize * a.rs + (p0 + p) as isize * a.cs);
+            let col = a
+                .ptr
+                .wrapping_offset((i0 + ip * MR) as isize * a.rs + (p0 + p) as isize * a.cs);
             for (ii, d) in dst.iter_mut().enumerate() {
                 *d = if ii < h {
                     // SAFETY: (i0 + ip*MR + ii, p0 + p) is inside `a`.

@@ -59,7 +59,10 @@ pub(crate) fn dyn_view<T: Num, S: Storage<Elem = T>, D: Dimension>(t: &TensorBas
 }
 
 /// `matmul` on dynamic-rank views.
-pub(crate) fn matmul_views<T: Num>(a: &TensorView<'_, T, IxDyn>, b: &TensorView<'_, T, IxDyn>) -> Result<Tensor<T, IxDyn>> {
+pub(crate) fn matmul_views<T: Num>(
+    a: &TensorView<'_, T, IxDyn>,
+    b: &TensorView<'_, T, IxDyn>,
+) -> Result<Tensor<T, IxDyn>> {
     let (sa, sb) = (a.shape(), b.shape());
     for (i, s) in [sa, sb].iter().enumerate() {
         if s.is_empty() {

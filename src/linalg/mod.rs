@@ -7,7 +7,10 @@
 //!   mapped onto batched matrix products over views.
 //! * Decompositions and solvers on `f32`/`f64` through `faer`: [`solve`], [`inv`], [`det`],
 //!   [`slogdet`], [`cholesky`], [`qr`], [`svd`], [`eigh`], [`lstsq`], [`pinv`],
-//!   [`matrix_rank`], [`norm`], batched over leading axes.
+//!   [`matrix_rank`], [`norm`], [`norm_ord`], batched over leading axes (except
+//!   `lstsq` and `norm_ord`, which take one matrix as NumPy's do). Singular or
+//!   non-square input is an `Err`, never a silent NaN; `det`/`slogdet` give NumPy's
+//!   `0` / `(0, -inf)` for singular matrices.
 //!
 //! ```
 //! use ferrotensor::prelude::*;
@@ -18,16 +21,24 @@
 //! assert!((back.to_vec()[0] - 3.0).abs() < 1e-12 && (back.to_vec()[1] - 5.0).abs() < 1e-12);
 //! ```
 
+mod batch;
 mod contract;
+mod decomp;
 mod dot;
 mod einsum;
-mod generic_kernel;
 mod gemm_kernels;
+mod generic_kernel;
+mod lstsq;
 mod matmul;
 mod ops;
+mod solve;
 mod tensordot;
 
+pub use batch::LinalgFloat;
+pub use decomp::{cholesky, eigh, qr, svd};
 pub use einsum::einsum;
+pub use lstsq::{Lstsq, NormOrd, lstsq, matrix_rank, norm, norm_ord, pinv};
+pub use solve::{det, inv, slogdet, solve};
 pub use tensordot::TensordotAxes;
 
 #[allow(unused_imports)]

@@ -236,6 +236,35 @@ def einsum_cases():
     return out
 
 
-data = {"matmul": mm_cases(), "matmul_random": random_cases(), "dot": dot_cases(), "einsum": einsum_cases()}
+def linalg_cases():
+    """Random matrices (seeded) and NumPy's answers for the value-checked routines."""
+    out = []
+    for shape in ([4, 4], [2, 3, 3], [6, 6]):
+        a = rng.standard_normal(shape)
+        spd = a @ np.swapaxes(a, -1, -2) + shape[-1] * np.eye(shape[-1])
+        b = rng.standard_normal(shape[:-1] + [2])
+        sign, logdet = np.linalg.slogdet(a)
+        out.append({
+            "shape": shape, "a": flat(a), "spd": flat(spd), "b": flat(b),
+            "det": flat(np.linalg.det(a)), "sign": flat(sign), "logdet": flat(logdet),
+            "inv": flat(np.linalg.inv(a)), "solve": flat(np.linalg.solve(a, b)),
+            "eigvalsh": flat(np.linalg.eigvalsh(spd)), "svals": flat(np.linalg.svd(a, compute_uv=False)),
+            "rank": flat(np.linalg.matrix_rank(a)), "pinv": flat(np.linalg.pinv(a)),
+            "cholesky": flat(np.linalg.cholesky(spd)),
+        })
+    for shape in ([5, 3], [3, 5]):
+        a = rng.standard_normal(shape)
+        a[:, -1] = a[:, 0]  # rank deficient by one
+        y = rng.standard_normal([shape[0], 2])
+        x, res, rank, sv = np.linalg.lstsq(a, y, rcond=None)
+        out.append({
+            "shape": shape, "a": flat(a), "y": flat(y), "lstsq": flat(x), "lstsq_rank": int(rank),
+            "svals": flat(sv), "rank": flat(np.linalg.matrix_rank(a)), "pinv": flat(np.linalg.pinv(a)),
+            "norms": [float(np.linalg.norm(a, o)) for o in ["fro", "nuc", np.inf, -np.inf, 1, -1, 2, -2]],
+        })
+    return out
+
+
+data = {"linalg": linalg_cases(), "matmul": mm_cases(), "matmul_random": random_cases(), "dot": dot_cases(), "einsum": einsum_cases()}
 with open(__file__.replace("gen_linalg.py", "linalg.json"), "w") as f:
     json.dump(data, f, separators=(",", ":"))

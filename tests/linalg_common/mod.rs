@@ -26,14 +26,21 @@ pub fn fill(n: usize, op: usize, kind: &str) -> Vec<i64> {
 }
 
 pub fn usizes(v: &Value) -> Vec<usize> {
-    v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as usize).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as usize)
+        .collect()
 }
 
 /// The base tensor of operand `op` (owned, row-major).
 pub fn base<T: Num>(spec: &Value, op: usize, kind: &str) -> Tensor<T> {
     let shape = usizes(&spec[0]);
     let n = shape.iter().product();
-    let data = fill(n, op, kind).into_iter().map(|x| T::from_f64(x as f64)).collect();
+    let data = fill(n, op, kind)
+        .into_iter()
+        .map(|x| T::from_f64(x as f64))
+        .collect();
     Tensor::from_vec(data, shape).unwrap()
 }
 
@@ -74,7 +81,10 @@ pub fn check<T: Num>(case: &Value, got: &Tensor<T>, tol: f64) {
             assert_eq!(g.as_i128(), w.as_i64().unwrap() as i128, "case {case}");
         } else {
             let (g, w) = (g.as_f64(), w.as_f64().unwrap());
-            assert!((g - w).abs() <= tol * (1.0 + w.abs()), "case {case}: got {g}, want {w}");
+            assert!(
+                (g - w).abs() <= tol * (1.0 + w.abs()),
+                "case {case}: got {g}, want {w}"
+            );
         }
     }
 }
