@@ -30,7 +30,12 @@ pub fn time_median(budget: f64, mut f: impl FnMut()) -> f64 {
 /// map (with a note on stderr) when Python or NumPy is missing.
 pub fn numpy_times(script: &str) -> BTreeMap<String, f64> {
     let path = format!("{}/py/{}", env!("CARGO_MANIFEST_DIR"), script);
-    let out = Command::new("python3").arg(&path).output();
+    // OpenBLAS tuning variables of the parent shell must not cripple the NumPy peer.
+    let out = Command::new("python3")
+        .arg(&path)
+        .env_remove("OPENBLAS_CORETYPE")
+        .env_remove("OPENBLAS_L2_SIZE")
+        .output();
     let mut map = BTreeMap::new();
     match out {
         Ok(o) if o.status.success() => {

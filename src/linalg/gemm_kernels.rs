@@ -5,17 +5,15 @@
 //!   SIMD kernels (AVX-512 included, through its `x86-v4` feature) at run time.
 //! * every other [`Num`] type (integers, `bf16`) goes to the cache-blocked generic kernel
 //!   in [`super::generic_kernel`].
-//! * products with all of `m`, `n`, `k` ≤ [`SMALL`] use a direct kernel without packing
-//!   or threads.
+//! * products with all of `m`, `n`, `k` ≤ 16 use a direct kernel without packing
+//!   or threads ([`super::small_kernel`]).
 
 use super::generic_kernel;
+use super::small_kernel::{SMALL, small_gemm};
 use crate::element::Num;
 use half::{bf16, f16};
 use num_complex::Complex;
 use std::any::TypeId;
-
-/// Largest `m`, `n`, `k` handled by the direct small-matrix kernel.
-pub(crate) const SMALL: usize = 16;
 
 /// A read-only strided matrix operand: element `(i, j)` is at `ptr + i*rs + j*cs`.
 #[derive(Clone, Copy, Debug)]
@@ -54,7 +52,7 @@ impl<T> MatRef<T> {
         }
     }
     #[inline(always)]
-    fn cast<U>(self) -> MatRef<U> {
+    pub(crate) fn cast<U>(self) -> MatRef<U> {
         MatRef {
             ptr: self.ptr as *const U,
             rs: self.rs,
@@ -64,7 +62,7 @@ impl<T> MatRef<T> {
 }
 impl<T> MatMut<T> {
     #[inline(always)]
-    fn cast<U>(self) -> MatMut<U> {
+    pub(crate) fn cast<U>(self) -> MatMut<U> {
         MatMut {
             ptr: self.ptr as *mut U,
             rs: self.rs,
@@ -167,43 +165,4 @@ pub(crate) unsafe fn gemm<T: Num>(
     }
     // SAFETY: forwarded caller contract.
     unsafe { generic_kernel::gemm_blocked::<T, generic_kernel::Wrapping>(m, n, k, a, b, c, threads) }
-}
-
-/// Direct kernel for matrices with every dimension ≤ [`SMALL`]: `B` is copied into a
-/// row-major stack buffer and each output row accumulates in registers.
-///
-/// # Safety
-/// As [`gemm`], with `m, n, k ≤ SMALL`.
-#[inline]
-unsafe fn small_gemm<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
-    debug_assert!(m <= SMALL && n <= SMALL && k <= SMALL);
-    let mut bp = [T::zero(); SMALL * SMALL];
-    for p in 0..k {
-        for j in 0..n {
-            // SAFETY: (p, j) is inside `b` by the caller's contract.
-            bp[p * SMALL + j] = unsafe { *b.ptr.offset(p as isize * b.rs + j as isize * b.cs) };
-        }
-    }
-    for i in 0..m {
-        let mut acc = [T::zero(); SMALL];
-        for p in 0..k {
-            // SAFETY: (i, p) is inside `a` by the caller's contract.
-            let av = unsafe { *a.ptr.offset(i as isize * a.rs + p as isize * a.cs) };
-            let row = &bp[p * SMALL..p * SMALL + SMALL];
-            // Full-width loop (the padding is zero) so the compiler emits fixed-size SIMD.
-            for (x, &y) in acc.iter_mut().zip(row) {
-                *x = x.wadd(av.wmul(y));
-            }
-        }
-        if c.cs == 1 {
-            // SAFETY: the n elements of output row i are distinct and inside `c`.
-            let out = unsafe { std::slice::from_raw_parts_mut(c.ptr.offset(i as isize * c.rs), n) };
-            out.copy_from_slice(&acc[..n]);
-        } else {
-            for (j, &v) in acc[..n].iter().enumerate() {
-                // SAFETY: (i, j) is inside `c` by the caller's contract.
-                unsafe { *c.ptr.offset(i as isize * c.rs + j as isize * c.cs) = v };
-            }
-        }
-    }
 }

@@ -27,7 +27,7 @@ fn pinv_from_svd<T: LinalgFloat>(u: &Mat<T>, s: &[T], v: &Mat<T>, cutoff: T) -> 
         for i in 0..n {
             let vik = v[(i, k)] * inv;
             for j in 0..m {
-                out[i * m + j] = out[i * m + j] + vik * u[(j, k)];
+                out[i * m + j] += vik * u[(j, k)];
             }
         }
     }
@@ -102,7 +102,7 @@ pub fn lstsq<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension, S2: Storage<Ele
     for i in 0..n {
         for j in 0..m {
             for c in 0..k {
-                x[i * k + c] = x[i * k + c] + p[i * m + j] * bv[j * k + c];
+                x[i * k + c] += p[i * m + j] * bv[j * k + c];
             }
         }
     }
@@ -233,7 +233,7 @@ pub fn norm_ord<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBa
     match (a.ndim(), ord) {
         (1, NormOrd::Inf) => Ok(abs.fold(T::zero(), T::max)),
         (1, NormOrd::NegInf) => Ok(abs.fold(T::infinity(), T::min)),
-        (1, NormOrd::P(p)) if p == 0.0 => Ok(T::from_usize(x.iter().filter(|&&v| v != T::zero()).count())),
+        (1, NormOrd::P(0.0)) => Ok(T::from_usize(x.iter().filter(|&&v| v != T::zero()).count())),
         (1, NormOrd::P(p)) => {
             let p = T::from_f64(p);
             Ok(abs.fold(T::zero(), |s, v| s + v.powf(p)).powf(T::one() / p))
@@ -248,10 +248,10 @@ pub fn norm_ord<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBa
                 NormOrd::Nuc => Ok(svals()?.into_iter().fold(T::zero(), |s, v| s + v)),
                 NormOrd::Inf => Ok(row_sums().fold(T::zero(), T::max)),
                 NormOrd::NegInf => Ok(row_sums().fold(T::infinity(), T::min)),
-                NormOrd::P(p) if p == 1.0 => Ok(col_sums().fold(T::zero(), T::max)),
-                NormOrd::P(p) if p == -1.0 => Ok(col_sums().fold(T::infinity(), T::min)),
-                NormOrd::P(p) if p == 2.0 => Ok(svals()?.into_iter().fold(T::zero(), T::max)),
-                NormOrd::P(p) if p == -2.0 => Ok(svals()?.into_iter().fold(T::infinity(), T::min)),
+                NormOrd::P(1.0) => Ok(col_sums().fold(T::zero(), T::max)),
+                NormOrd::P(-1.0) => Ok(col_sums().fold(T::infinity(), T::min)),
+                NormOrd::P(2.0) => Ok(svals()?.into_iter().fold(T::zero(), T::max)),
+                NormOrd::P(-2.0) => Ok(svals()?.into_iter().fold(T::infinity(), T::min)),
                 NormOrd::P(p) => Err(Error::value(op, format!("invalid norm order {p} for matrices"))),
             }
         }

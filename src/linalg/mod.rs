@@ -31,6 +31,7 @@ mod generic_kernel;
 mod lstsq;
 mod matmul;
 mod ops;
+mod small_kernel;
 mod solve;
 mod tensordot;
 

@@ -153,7 +153,7 @@ fn lu_slogdet<T: LinalgFloat>(a: &Mat<T>) -> (T, T) {
         if d < T::zero() {
             sign = -sign;
         }
-        logabs = logabs + num_traits::Float::ln(num_traits::Float::abs(d));
+        logabs += num_traits::Float::ln(num_traits::Float::abs(d));
     }
     (sign, logabs)
 }
