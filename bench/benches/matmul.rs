@@ -2,6 +2,10 @@
 //! `dot` (matrixmultiply, threaded) and NumPy (OpenBLAS), in one run. Reports GFLOP/s
 //! and ours / best peer.
 //!
+//! Every candidate returns a freshly allocated result, as `a % b`, `a.dot(&b)` and
+//! `a @ b` do (the gemm peer allocates its output with `vec!`, the batched ndarray peer
+//! with `Array3::zeros`).
+//!
 //! Run: `cargo bench -p ferrotensor-bench --bench matmul`
 
 use ferrotensor::prelude::*;
@@ -107,13 +111,16 @@ fn square<T: Num + ndarray::LinalgScalar>(
         Array2::from_shape_vec((n, n), av.clone()).unwrap(),
         Array2::from_shape_vec((n, n), bv.clone()).unwrap(),
     );
-    let mut c = vec![T::zero(); n * n];
     let budget = 2.0;
-    let o = time_median(budget, || drop(std::hint::black_box(&a % &b)));
-    let g = time_median(budget, || {
-        gemm_direct(n, n, n, &av, false, &bv, &mut c, par())
-    });
-    let nd = time_median(budget, || drop(std::hint::black_box(na.dot(&nb))));
+    let r = race(
+        budget * 3.0,
+        &mut [
+            &mut || drop(std::hint::black_box(&a % &b)),
+            &mut || gemm_direct(n, n, n, &av, false, &bv, &mut vec![T::zero(); n * n], par()),
+            &mut || drop(std::hint::black_box(na.dot(&nb))),
+        ],
+    );
+    let (o, g, nd) = (r[0], r[1], r[2]);
     let fl = 2.0 * (n * n * n) as f64;
     t.add(
         label,
@@ -127,13 +134,18 @@ fn square<T: Num + ndarray::LinalgScalar>(
     );
     if key == "f32_2048" {
         let at = a.t().to_owned(); // so that at.t() == a, stored transposed
-        let o_t = time_median(budget, || drop(std::hint::black_box(at.t() % &b)));
         let atv = at.to_vec();
-        let g_t = time_median(budget, || {
-            gemm_direct(n, n, n, &atv, true, &bv, &mut c, par())
-        });
         let nat = Array2::from_shape_vec((n, n), atv.clone()).unwrap();
-        let nd_t = time_median(budget, || drop(std::hint::black_box(nat.t().dot(&nb))));
+        let r = race(
+            budget * 4.0,
+            &mut [
+                &mut || drop(std::hint::black_box(at.t() % &b)),
+                &mut || gemm_direct(n, n, n, &atv, true, &bv, &mut vec![T::zero(); n * n], par()),
+                &mut || drop(std::hint::black_box(nat.t().dot(&nb))),
+                &mut || drop(std::hint::black_box(&a % &b)),
+            ],
+        );
+        let (o_t, g_t, nd_t, o) = (r[0], r[1], r[2], r[3]);
         let k2 = "f32_2048_at";
         t.add(
             "f32 a.t() @ b 2048³",
@@ -167,33 +179,33 @@ fn batched(
         Array3::from_shape_vec((batch, n, n), av.clone()).unwrap(),
         Array3::from_shape_vec((batch, n, n), bv.clone()).unwrap(),
     );
-    let mut c = vec![0f32; batch * n * n];
     let budget = 1.5;
-    let o = time_median(budget, || drop(std::hint::black_box(&a % &b)));
-    // The gemm crate per matrix, parallel over the batch with rayon (its best use here).
-    let g = time_median(budget, || {
-        use rayon::prelude::*;
-        c.par_chunks_mut(n * n).enumerate().for_each(|(i, ci)| {
-            let s = i * n * n;
-            gemm_direct(
-                n,
-                n,
-                n,
-                &av[s..s + n * n],
-                false,
-                &bv[s..s + n * n],
-                ci,
-                gemm::Parallelism::None,
-            )
-        })
-    });
-    let mut nc = Array3::<f32>::zeros((batch, n, n));
-    let nd = time_median(budget, || {
-        ndarray::Zip::from(nc.axis_iter_mut(Axis(0)))
-            .and(na.axis_iter(Axis(0)))
-            .and(nb.axis_iter(Axis(0)))
-            .par_for_each(|mut c, a, b| ndarray::linalg::general_mat_mul(1.0, &a, &b, 0.0, &mut c));
-    });
+    let r = race(
+        budget * 3.0,
+        &mut [
+            &mut || drop(std::hint::black_box(&a % &b)),
+            // The gemm crate per matrix, parallel over the batch with rayon (its best use here).
+            &mut || {
+                use rayon::prelude::*;
+                let mut c = vec![0f32; batch * n * n];
+                c.par_chunks_mut(n * n).enumerate().for_each(|(i, ci)| {
+                    let s = i * n * n;
+                    let (x, y) = (&av[s..s + n * n], &bv[s..s + n * n]);
+                    gemm_direct(n, n, n, x, false, y, ci, gemm::Parallelism::None)
+                })
+            },
+            &mut || {
+                let mut nc = Array3::<f32>::zeros((batch, n, n));
+                ndarray::Zip::from(nc.axis_iter_mut(Axis(0)))
+                    .and(na.axis_iter(Axis(0)))
+                    .and(nb.axis_iter(Axis(0)))
+                    .par_for_each(|mut c, a, b| {
+                        ndarray::linalg::general_mat_mul(1.0, &a, &b, 0.0, &mut c)
+                    });
+            },
+        ],
+    );
+    let (o, g, nd) = (r[0], r[1], r[2]);
     let fl = 2.0 * (batch * n * n * n) as f64;
     t.add(
         label,

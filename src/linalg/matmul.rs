@@ -136,12 +136,16 @@ pub(crate) fn matmul_views<T: Num>(
     }
     let total = crate::layout::checked_size(&out_shape, "matmul")?;
     let nmat: usize = batch.iter().product();
-    let mut out = vec![T::zero(); total];
+    let mut out: Vec<T> = super::alloc::output_buffer(total);
     if total > 0 && k > 0 {
         // SAFETY: `a` and `b` are valid views, so every index of their (promoted,
-        // batch-broadcast) layouts names an element of their buffers; `out` holds
-        // `nmat * m * n` elements written row-major, one matrix per batch index.
-        unsafe { run_batched(&batch, &abs, &bbs, m, n, k, am, bm, &mut out, nmat) };
+        // batch-broadcast) layouts names an element of their buffers; `out` has capacity
+        // for the `nmat * m * n` elements, written row-major, one matrix per batch index.
+        unsafe { run_batched(&batch, &abs, &bbs, m, n, k, am, bm, out.as_mut_ptr(), nmat) };
+        // SAFETY: with m, n, k > 0 the kernels write every element of every output matrix.
+        unsafe { out.set_len(total) };
+    } else {
+        out.resize(total, T::zero());
     }
     let layout = Layout::new_order(IxDyn(out_shape), crate::Order::RowMajor)?;
     Ok(TensorBase {
@@ -176,7 +180,8 @@ fn batch_offset(mut flat: usize, batch: &[usize], strides: &[isize]) -> isize {
 ///
 /// # Safety
 /// `a` and `b` with batch strides `abs`/`bbs` must name readable elements for every
-/// batch index of `batch` and every in-range matrix index; `out.len() == nmat*m*n`.
+/// batch index of `batch` and every in-range matrix index; `out` must be writable for
+/// `nmat*m*n` elements.
 #[allow(clippy::too_many_arguments)]
 unsafe fn run_batched<T: Num>(
     batch: &[usize],
@@ -187,7 +192,7 @@ unsafe fn run_batched<T: Num>(
     k: usize,
     a: MatRef<T>,
     b: MatRef<T>,
-    out: &mut [T],
+    out: *mut T,
     nmat: usize,
 ) {
     let threads = crate::threads::num_threads();
@@ -195,7 +200,7 @@ unsafe fn run_batched<T: Num>(
     // row axis with a single stride, so the batch is one (nmat*m × k) @ (k × n) product.
     if nmat > 1 && bbs.iter().all(|&s| s == 0) && folds_into_rows(batch, abs, m, a.rs) {
         let c = MatMut {
-            ptr: out.as_mut_ptr(),
+            ptr: out,
             rs: n as isize,
             cs: 1,
         };
@@ -204,30 +209,41 @@ unsafe fn run_batched<T: Num>(
         return unsafe { gemm_kernels::gemm(nmat * m, n, k, a, b, c, threads) };
     }
     let mat = m * n;
-    let optr = SendPtr(out.as_mut_ptr());
-    let one = |flat: usize, kernel_threads: usize| {
-        let a2 = a.shifted(batch_offset(flat, batch, abs));
-        let b2 = b.shifted(batch_offset(flat, batch, bbs));
-        let c = MatMut {
-            ptr: optr.get().wrapping_add(flat * mat),
-            rs: n as isize,
-            cs: 1,
-        };
-        // SAFETY: batch matrix `flat` of each operand is in bounds (caller's contract) and
-        // output matrix `flat` is the disjoint range flat*mat..(flat+1)*mat of `out`.
-        unsafe { gemm_kernels::gemm(m, n, k, a2, b2, c, kernel_threads) };
+    let optr = SendPtr(out);
+    // Products for batch indices `lo..hi`, walking the batch with an odometer (no
+    // division per matrix).
+    let range = |lo: usize, hi: usize, kernel_threads: usize| {
+        let mut idx = crate::layout::unravel_index(lo, batch).unwrap_or_default();
+        let (mut ao, mut bo) = (batch_offset(lo, batch, abs), batch_offset(lo, batch, bbs));
+        for flat in lo..hi {
+            let c = MatMut {
+                ptr: optr.get().wrapping_add(flat * mat),
+                rs: n as isize,
+                cs: 1,
+            };
+            // SAFETY: batch matrix `flat` of each operand is in bounds (caller's contract)
+            // and output matrix `flat` is the disjoint range flat*mat..(flat+1)*mat of `out`.
+            unsafe { gemm_kernels::gemm(m, n, k, a.shifted(ao), b.shifted(bo), c, kernel_threads) };
+            for ax in (0..batch.len()).rev() {
+                idx[ax] += 1;
+                ao += abs[ax];
+                bo += bbs[ax];
+                if idx[ax] < batch[ax] {
+                    break;
+                }
+                ao -= abs[ax] * batch[ax] as isize;
+                bo -= bbs[ax] * batch[ax] as isize;
+                idx[ax] = 0;
+            }
+        }
     };
     if nmat >= 2 && threads > 1 && m * n * k <= BATCH_PARALLEL_MAX && nmat * m * n * k >= 32 * 32 * 32 {
         let per = nmat.div_ceil(threads * 4).max(1);
         (0..nmat.div_ceil(per)).into_par_iter().for_each(|chunk| {
-            for flat in chunk * per..((chunk + 1) * per).min(nmat) {
-                one(flat, 1);
-            }
+            range(chunk * per, ((chunk + 1) * per).min(nmat), 1);
         });
     } else {
-        for flat in 0..nmat {
-            one(flat, threads);
-        }
+        range(0, nmat, threads);
     }
 }
 

@@ -117,8 +117,9 @@ unsafe fn by_width<T: Num, A: Arith<T>>(m: usize, n: usize, k: usize, a: MatRef<
     }
 }
 
-/// The kernel proper: `B` copied row-major into a `k × W` stack buffer (zero padded),
-/// then each row of `C` accumulated in a `[T; W]` array the compiler keeps in registers.
+/// The kernel proper: each row of `C` accumulates in a `[T; W]` array the compiler keeps
+/// in registers. Rows of `B` are read in place when they are contiguous and exactly `W`
+/// wide, else copied row-major into a zero-padded `k × W` stack buffer first.
 #[inline(always)]
 unsafe fn rows<T: Num, A: Arith<T>, const W: usize>(
     m: usize,
@@ -128,6 +129,13 @@ unsafe fn rows<T: Num, A: Arith<T>, const W: usize>(
     b: MatRef<T>,
     c: MatMut<T>,
 ) {
+    if b.cs == 1 && n == W {
+        // SAFETY: row p of `b` holds n == W contiguous elements inside `b`, so it can be
+        // read as one `[T; W]` (T is Copy; the array has T's alignment).
+        let brow = |p: usize| unsafe { &*(b.ptr.offset(p as isize * b.rs) as *const [T; W]) };
+        // SAFETY: forwarded caller contract.
+        return unsafe { accumulate::<T, A, W>(m, n, k, a, c, brow) };
+    }
     let mut bp = [[T::zero(); W]; SMALL];
     for (p, row) in bp.iter_mut().enumerate().take(k) {
         for (j, x) in row.iter_mut().enumerate().take(n) {
@@ -135,12 +143,25 @@ unsafe fn rows<T: Num, A: Arith<T>, const W: usize>(
             *x = unsafe { *b.ptr.offset(p as isize * b.rs + j as isize * b.cs) };
         }
     }
+    // SAFETY: forwarded caller contract.
+    unsafe { accumulate::<T, A, W>(m, n, k, a, c, |p| &bp[p]) }
+}
+
+#[inline(always)]
+unsafe fn accumulate<'b, T: Num, A: Arith<T>, const W: usize>(
+    m: usize,
+    n: usize,
+    k: usize,
+    a: MatRef<T>,
+    c: MatMut<T>,
+    brow: impl Fn(usize) -> &'b [T; W],
+) {
     for i in 0..m {
         let mut acc = [T::zero(); W];
-        for (p, brow) in bp.iter().enumerate().take(k) {
+        for p in 0..k {
             // SAFETY: (i, p) is inside `a` by the caller's contract.
             let av = unsafe { *a.ptr.offset(i as isize * a.rs + p as isize * a.cs) };
-            for (x, &y) in acc.iter_mut().zip(brow) {
+            for (x, &y) in acc.iter_mut().zip(brow(p)) {
                 *x = A::mul_add(*x, av, y);
             }
         }
