@@ -59,6 +59,7 @@ fn par() -> gemm::Parallelism {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 /// `c = a · b` through the gemm crate on row-major (or, with `ta`, transposed) operands.
 fn gemm_direct<T: Num>(
     m: usize,

@@ -18,7 +18,7 @@ type T3<T> = (Tensor<T, IxDyn>, Tensor<T, IxDyn>, Tensor<T, IxDyn>);
 /// ```
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::cholesky;
-/// let a = Tensor::from_vec(vec![4.0, 2.0, 2.0, 3.0], [2, 2]).unwrap();
+/// let a = Tensor::from_vec(vec![4.0f64, 2.0, 2.0, 3.0], [2, 2]).unwrap();
 /// let l = cholesky(&a).unwrap();
 /// assert_eq!(l.to_vec()[1], 0.0);
 /// let back = &l % l.t();
@@ -52,7 +52,7 @@ pub fn cholesky<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBa
 /// ```
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::qr;
-/// let a = Tensor::from_vec(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [3, 2]).unwrap();
+/// let a = Tensor::from_vec(vec![1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0], [3, 2]).unwrap();
 /// let (q, r) = qr(&a).unwrap();
 /// assert_eq!((q.shape(), r.shape()), (&[3usize, 2][..], &[2usize, 2][..]));
 /// let back = &q % &r;
@@ -87,7 +87,7 @@ pub fn qr<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, 
 /// ```
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::svd;
-/// let a = Tensor::from_vec(vec![3.0, 0.0, 0.0, -2.0], [2, 2]).unwrap();
+/// let a = Tensor::from_vec(vec![3.0f64, 0.0, 0.0, -2.0], [2, 2]).unwrap();
 /// let (u, s, vh) = svd(&a, false).unwrap();
 /// assert_eq!(s.to_vec(), vec![3.0, 2.0]);
 /// assert_eq!((u.shape(), vh.shape()), (&[2usize, 2][..], &[2usize, 2][..]));
@@ -124,7 +124,7 @@ pub fn svd<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(
 /// ```
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::eigh;
-/// let a = Tensor::from_vec(vec![2.0, 1.0, 1.0, 2.0], [2, 2]).unwrap();
+/// let a = Tensor::from_vec(vec![2.0f64, 1.0, 1.0, 2.0], [2, 2]).unwrap();
 /// let (w, v) = eigh(&a).unwrap();
 /// assert!((w.to_vec()[0] - 1.0).abs() < 1e-12 && (w.to_vec()[1] - 3.0).abs() < 1e-12);
 /// assert_eq!(v.shape(), &[2, 2]);

@@ -62,7 +62,7 @@ pub struct Lstsq<T: crate::element::Element> {
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::lstsq;
 /// // fit y = c0 + c1 t through (0, 1), (1, 3), (2, 5)
-/// let a = Tensor::from_vec(vec![1.0, 0.0, 1.0, 1.0, 1.0, 2.0], [3, 2]).unwrap();
+/// let a = Tensor::from_vec(vec![1.0f64, 0.0, 1.0, 1.0, 1.0, 2.0], [3, 2]).unwrap();
 /// let y = Tensor::from_vec(vec![1.0, 3.0, 5.0], [3]).unwrap();
 /// let r = lstsq(&a, &y, None).unwrap();
 /// let c = r.solution.to_vec();
@@ -141,7 +141,7 @@ pub fn lstsq<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension, S2: Storage<Ele
 /// ```
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::pinv;
-/// let a = Tensor::from_vec(vec![1.0, 2.0, 2.0, 4.0], [2, 2]).unwrap();   // rank 1
+/// let a = Tensor::from_vec(vec![1.0f64, 2.0, 2.0, 4.0], [2, 2]).unwrap(); // rank 1
 /// let p = pinv(&a, None).unwrap();
 /// let back = &(&a % &p) % &a;                                            // A·A⁺·A = A
 /// assert!(back.to_vec().iter().zip(a.to_vec()).all(|(x, y)| (x - y).abs() < 1e-12));
@@ -167,7 +167,7 @@ pub fn pinv<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(
 /// ```
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::matrix_rank;
-/// let a = Tensor::from_vec(vec![1.0, 2.0, 2.0, 4.0, 0.0, 1.0], [3, 2]).unwrap();
+/// let a = Tensor::from_vec(vec![1.0f64, 2.0, 2.0, 4.0, 0.0, 1.0], [3, 2]).unwrap();
 /// assert_eq!(matrix_rank(&a).unwrap().to_scalar().unwrap(), 2);
 /// assert_eq!(matrix_rank(&Tensor::<f64, _>::zeros([2, 2])).unwrap().to_scalar().unwrap(), 0);
 /// ```
@@ -219,10 +219,10 @@ pub fn norm<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S
 /// ```
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::{norm_ord, NormOrd};
-/// let m = Tensor::from_vec(vec![1.0, -2.0, 3.0, 4.0], [2, 2]).unwrap();
+/// let m = Tensor::from_vec(vec![1.0f64, -2.0, 3.0, 4.0], [2, 2]).unwrap();
 /// assert_eq!(norm_ord(&m, NormOrd::P(1.0)).unwrap(), 6.0);
 /// assert_eq!(norm_ord(&m, NormOrd::Inf).unwrap(), 7.0);
-/// let v = Tensor::from_vec(vec![1.0, -2.0, 2.0], [3]).unwrap();
+/// let v = Tensor::from_vec(vec![1.0f64, -2.0, 2.0], [3]).unwrap();
 /// assert_eq!(norm_ord(&v, NormOrd::P(2.0)).unwrap(), 3.0);
 /// assert!(norm_ord(&v, NormOrd::Fro).is_err());
 /// ```

@@ -44,7 +44,7 @@ fn check_finite<T: LinalgFloat>(data: &[T], op: &'static str) -> Result<()> {
 /// ```
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::solve;
-/// let a = Tensor::from_vec(vec![3.0, 1.0, 1.0, 2.0], [2, 2]).unwrap();
+/// let a = Tensor::from_vec(vec![3.0f64, 1.0, 1.0, 2.0], [2, 2]).unwrap();
 /// let b = Tensor::from_vec(vec![9.0, 8.0], [2]).unwrap();
 /// let x = solve(&a, &b).unwrap();
 /// assert!((x.to_vec()[0] - 2.0).abs() < 1e-12 && (x.to_vec()[1] - 3.0).abs() < 1e-12);
@@ -164,7 +164,7 @@ fn lu_slogdet<T: LinalgFloat>(a: &Mat<T>) -> (T, T) {
 /// ```
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::det;
-/// let a = Tensor::from_vec(vec![1.0, 2.0, 3.0, 4.0], [2, 2]).unwrap();
+/// let a = Tensor::from_vec(vec![1.0f64, 2.0, 3.0, 4.0], [2, 2]).unwrap();
 /// assert!((det(&a).unwrap().to_scalar().unwrap() + 2.0).abs() < 1e-12);
 /// ```
 pub fn det<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<Tensor<T, IxDyn>> {
@@ -184,7 +184,7 @@ pub fn det<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S,
 /// ```
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::slogdet;
-/// let a = Tensor::from_vec(vec![0.0, 2.0, 3.0, 0.0], [2, 2]).unwrap();
+/// let a = Tensor::from_vec(vec![0.0f64, 2.0, 3.0, 0.0], [2, 2]).unwrap();
 /// let (s, l) = slogdet(&a).unwrap();
 /// assert_eq!(s.to_scalar().unwrap(), -1.0);
 /// assert!((l.to_scalar().unwrap() - 6f64.ln()).abs() < 1e-12);
