@@ -7,34 +7,13 @@ mod linalg_common;
 use ferrotensor::linalg::einsum;
 use ferrotensor::prelude::*;
 use linalg_common::*;
-use serde_json::Value;
-
-fn operands<T: Num>(case: &Value) -> Vec<Tensor<T>> {
-    case["operands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .enumerate()
-        .map(|(i, o)| base::<T>(o, i, "small"))
-        .collect()
-}
 
 fn einsum_cases<T: Num>(dtype: &str, tol: f64) -> (usize, usize) {
     let g = golden();
     let (mut ok, mut errs) = (0, 0);
-    for case in g["einsum"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["dtype"] == dtype)
-    {
+    for case in cases(&g, "einsum", dtype) {
         let bases = operands::<T>(case);
-        let specs = case["operands"].as_array().unwrap();
-        let views: Vec<TensorView<'_, T>> = bases
-            .iter()
-            .zip(specs)
-            .map(|(b, s)| view_of(b, s))
-            .collect();
+        let views = operand_views(&bases, case);
         let spec = case["spec"].as_str().unwrap();
         let r = einsum(spec, &views);
         if case.get("error").is_some() {
@@ -68,19 +47,9 @@ fn einsum_i64_golden() {
 fn dot_cases<T: Num>(dtype: &str, tol: f64) -> usize {
     let g = golden();
     let mut n = 0;
-    for case in g["dot"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["dtype"] == dtype)
-    {
+    for case in cases(&g, "dot", dtype) {
         let bases = operands::<T>(case);
-        let specs = case["operands"].as_array().unwrap();
-        let v: Vec<TensorView<'_, T>> = bases
-            .iter()
-            .zip(specs)
-            .map(|(b, s)| view_of(b, s))
-            .collect();
+        let v = operand_views(&bases, case);
         let op = case["op"].as_str().unwrap();
         let r: Result<Tensor<T>> = match op {
             "dot" => v[0].dot(&v[1]),

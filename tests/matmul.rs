@@ -10,12 +10,7 @@ use linalg_common::*;
 fn run_cases<T: Num>(dtype: &str, tol: f64) -> usize {
     let g = golden();
     let mut n = 0;
-    for case in g["matmul"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["dtype"] == dtype)
-    {
+    for case in cases(&g, "matmul", dtype) {
         let kind = case["kind"].as_str().unwrap();
         let (ta, tb) = (
             base::<T>(&case["a"], 0, kind),

@@ -123,16 +123,7 @@ fn square<T: Num + ndarray::LinalgScalar>(
     );
     let (o, g, nd) = (r[0], r[1], r[2]);
     let fl = 2.0 * (n * n * n) as f64;
-    t.add(
-        label,
-        o,
-        vec![
-            ("gemm", Some(g)),
-            ("ndarray", Some(nd)),
-            ("numpy", np.get(key).copied()),
-        ],
-        gflops(fl, o, &[g, nd], np.get(key)),
-    );
+    add_row(t, label, fl, [o, g, nd], np.get(key).copied(), "");
     if key == "f32_2048" {
         let at = a.t().to_owned(); // so that at.t() == a, stored transposed
         let atv = at.to_vec();
@@ -147,21 +138,9 @@ fn square<T: Num + ndarray::LinalgScalar>(
             ],
         );
         let (o_t, g_t, nd_t, o) = (r[0], r[1], r[2], r[3]);
-        let k2 = "f32_2048_at";
-        t.add(
-            "f32 a.t() @ b 2048³",
-            o_t,
-            vec![
-                ("gemm", Some(g_t)),
-                ("ndarray", Some(nd_t)),
-                ("numpy", np.get(k2).copied()),
-            ],
-            format!(
-                "{}; {:.2}× our contiguous time",
-                gflops(fl, o_t, &[g_t, nd_t], np.get(k2)),
-                o_t / o
-            ),
-        );
+        let extra = format!("; {:.2}× our contiguous time", o_t / o);
+        let np_t = np.get("f32_2048_at").copied();
+        add_row(t, "f32 a.t() @ b 2048³", fl, [o_t, g_t, nd_t], np_t, &extra);
     }
 }
 
@@ -207,16 +186,31 @@ fn batched(
         ],
     );
     let (o, g, nd) = (r[0], r[1], r[2]);
-    let fl = 2.0 * (batch * n * n * n) as f64;
+    add_row(
+        t,
+        label,
+        2.0 * (batch * n * n * n) as f64,
+        [o, g, nd],
+        np.get(key).copied(),
+        "",
+    );
+}
+
+/// Adds a row: our time, the gemm / ndarray / NumPy peers and GFLOP/s for `fl` flops.
+fn add_row(
+    t: &mut Table,
+    label: &str,
+    fl: f64,
+    [o, g, nd]: [f64; 3],
+    np: Option<f64>,
+    extra: &str,
+) {
+    let note = format!("{}{extra}", gflops(fl, o, &[g, nd], np.as_ref()));
     t.add(
         label,
         o,
-        vec![
-            ("gemm", Some(g)),
-            ("ndarray", Some(nd)),
-            ("numpy", np.get(key).copied()),
-        ],
-        gflops(fl, o, &[g, nd], np.get(key)),
+        vec![("gemm", Some(g)), ("ndarray", Some(nd)), ("numpy", np)],
+        note,
     );
 }
 

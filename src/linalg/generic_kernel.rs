@@ -164,11 +164,17 @@ unsafe fn blocked<T: Num, K: Accum<T>>(m: usize, n: usize, k: usize, a: MatRef<T
         for pc in (0..k).step_by(KC) {
             let kc = KC.min(k - pc);
             // SAFETY: (pc.., jc..) block of `b` is inside it by the caller's contract.
-            unsafe { pack_b::<T, K>(kc, nc, b, pc, jc, &mut bpack) };
+            unsafe {
+                let origin = b.ptr.wrapping_offset(pc as isize * b.rs + jc as isize * b.cs);
+                pack::<T, K, NR>(kc, nc, origin, b.rs, b.cs, &mut bpack)
+            };
             for ic in (0..m).step_by(MC) {
                 let mc = MC.min(m - ic);
                 // SAFETY: as above for the (ic.., pc..) block of `a`.
-                unsafe { pack_a::<T, K>(mc, kc, a, ic, pc, &mut apack) };
+                unsafe {
+                    let origin = a.ptr.wrapping_offset(ic as isize * a.rs + pc as isize * a.cs);
+                    pack::<T, K, MR>(kc, mc, origin, a.cs, a.rs, &mut apack)
+                };
                 for jp in 0..nc.div_ceil(NR) {
                     let bpanel = &bpack[jp * kc * NR..(jp + 1) * kc * NR];
                     for ip in 0..mc.div_ceil(MR) {
@@ -212,44 +218,31 @@ fn micro<T, K: Accum<T>>(apanel: &[K::A], bpanel: &[K::A]) -> [[K::A; NR]; MR] {
     acc
 }
 
-/// Packs the `kc × nc` block of `b` at `(p0, j0)` into `NR`-wide column panels,
-/// zero-padded: element `(p, jp*NR + jj)` goes to `out[(jp*kc + p)*NR + jj]`.
+/// Packs a `kc × len` block into `W`-wide panels, zero-padded: element `(p, q)` of the
+/// block (`p` along k, `q` along the panel dimension) is read at
+/// `origin + p*s_k + q*s_w` and goes to `out[(q/W*kc + p)*W + q%W]`. For `B` the panel
+/// dimension is its columns (`W = NR`), for `A` its rows (`W = MR`).
+///
+/// # Safety
+/// Every `(p, q)` with `p < kc`, `q < len` must be readable.
 #[inline(always)]
-unsafe fn pack_b<T: Num, K: Accum<T>>(kc: usize, nc: usize, b: MatRef<T>, p0: usize, j0: usize, out: &mut [K::A]) {
-    for jp in 0..nc.div_ceil(NR) {
-        let w = NR.min(nc - jp * NR);
+unsafe fn pack<T: Num, K: Accum<T>, const W: usize>(
+    kc: usize,
+    len: usize,
+    origin: *const T,
+    s_k: isize,
+    s_w: isize,
+    out: &mut [K::A],
+) {
+    for qp in 0..len.div_ceil(W) {
+        let w = W.min(len - qp * W);
         for p in 0..kc {
-            let dst = &mut out[(jp * kc + p) * NR..(jp * kc + p + 1) * NR];
-            let row = b
-                .ptr
-                .wrapping_offset((p0 + p) as isize * b.rs + (j0 + jp * NR) as isize * b.cs);
-            for (jj, d) in dst.iter_mut().enumerate() {
-                *d = if jj < w {
-                    // SAFETY: (p0 + p, j0 + jp*NR + jj) is inside `b`.
-                    K::load(unsafe { *row.offset(jj as isize * b.cs) })
-                } else {
-                    K::zero()
-                };
-            }
-        }
-    }
-}
-
-/// Packs the `mc × kc` block of `a` at `(i0, p0)` into `MR`-tall row panels,
-/// zero-padded: element `(ip*MR + ii, p)` goes to `out[(ip*kc + p)*MR + ii]`.
-#[inline(always)]
-unsafe fn pack_a<T: Num, K: Accum<T>>(mc: usize, kc: usize, a: MatRef<T>, i0: usize, p0: usize, out: &mut [K::A]) {
-    for ip in 0..mc.div_ceil(MR) {
-        let h = MR.min(mc - ip * MR);
-        for p in 0..kc {
-            let dst = &mut out[(ip * kc + p) * MR..(ip * kc + p + 1) * MR];
-            let col = a
-                .ptr
-                .wrapping_offset((i0 + ip * MR) as isize * a.rs + (p0 + p) as isize * a.cs);
-            for (ii, d) in dst.iter_mut().enumerate() {
-                *d = if ii < h {
-                    // SAFETY: (i0 + ip*MR + ii, p0 + p) is inside `a`.
-                    K::load(unsafe { *col.offset(ii as isize * a.rs) })
+            let dst = &mut out[(qp * kc + p) * W..(qp * kc + p + 1) * W];
+            let src = origin.wrapping_offset(p as isize * s_k + (qp * W) as isize * s_w);
+            for (q, d) in dst.iter_mut().enumerate() {
+                *d = if q < w {
+                    // SAFETY: (p, qp*W + q) is inside the block by the caller's contract.
+                    K::load(unsafe { *src.offset(q as isize * s_w) })
                 } else {
                     K::zero()
                 };

@@ -88,3 +88,33 @@ pub fn check<T: Num>(case: &Value, got: &Tensor<T>, tol: f64) {
         }
     }
 }
+
+/// The cases of one golden section with one dtype.
+pub fn cases<'g>(g: &'g Value, section: &str, dtype: &'g str) -> impl Iterator<Item = &'g Value> {
+    g[section]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(move |c| c["dtype"] == dtype)
+}
+
+/// The formula-filled base tensors of a case's `operands`.
+pub fn operands<T: Num>(case: &Value) -> Vec<Tensor<T>> {
+    case["operands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .map(|(i, o)| base::<T>(o, i, "small"))
+        .collect()
+}
+
+/// The views a case's `operands` describe, over `bases` from [`operands`].
+pub fn operand_views<'a, T: Num>(bases: &'a [Tensor<T>], case: &Value) -> Vec<TensorView<'a, T>> {
+    let specs = case["operands"].as_array().unwrap();
+    bases
+        .iter()
+        .zip(specs)
+        .map(|(b, s)| view_of(b, s))
+        .collect()
+}
