@@ -239,3 +239,114 @@ fn shapes_only_cases() {
     let s = Tensor::scalar(1.0f64);
     assert!(s.matmul(&ones(vec![3])).is_err());
 }
+
+mod random_layouts {
+    //! Property test: matmul on random shapes, batch broadcasting and strides
+    //! (transposed, flipped, stepped operands) equals a naive reference, for the gemm
+    //! crate (f64), the generic kernel (i64) and the small kernel.
+    use ferrotensor::prelude::*;
+    use proptest::prelude::*;
+
+    /// A view of `t` (shape `[.., r, c]` stored possibly transposed / flipped / stepped).
+    fn strided<'a>(
+        t: &'a Tensor<i64>,
+        transposed: bool,
+        flip: bool,
+        step: bool,
+    ) -> TensorView<'a, i64> {
+        let mut v = t.view();
+        if transposed {
+            v = v.swap_axes(-1, -2).unwrap();
+        }
+        if flip {
+            v = v.flip(-1).unwrap();
+        }
+        if step {
+            let items: Vec<SliceItem> = (0..v.ndim())
+                .map(|i| SliceItem::Range {
+                    start: None,
+                    stop: None,
+                    step: if i + 2 == v.ndim() { 2 } else { 1 },
+                })
+                .collect();
+            v = v.slice(items);
+        }
+        v
+    }
+
+    /// Builds the base tensor so that `strided(.., flags)` has logical shape `shape`.
+    fn base(shape: &[usize], transposed: bool, step: bool, seed: i64) -> Tensor<i64> {
+        let mut s = shape.to_vec();
+        let nd = s.len();
+        if step {
+            s[nd - 2] = s[nd - 2] * 2;
+        }
+        if transposed {
+            s.swap(nd - 1, nd - 2);
+        }
+        let n: usize = s.iter().product();
+        Tensor::from_vec((0..n as i64).map(|i| (i * 7 + seed) % 9 - 4).collect(), s).unwrap()
+    }
+
+    fn reference(a: &TensorView<'_, i64>, b: &TensorView<'_, i64>) -> Vec<i64> {
+        let (sa, sb) = (a.shape(), b.shape());
+        let (m, k, n) = (sa[sa.len() - 2], sa[sa.len() - 1], sb[sb.len() - 1]);
+        // Both operands are 3-D here: the batch length is the larger of the two.
+        let batch = &[sa[0].max(sb[0])][..];
+        let nb: usize = batch.iter().product();
+        let mut out = Vec::new();
+        for t in 0..nb {
+            let idx = |s: &[usize]| -> Vec<usize> {
+                // batch index for an operand whose batch dims are `s` (same rank or 1s).
+                let mut rest = t;
+                let mut v = vec![0; batch.len()];
+                for ax in (0..batch.len()).rev() {
+                    v[ax] = rest % batch[ax];
+                    rest /= batch[ax];
+                }
+                v.iter()
+                    .zip(s)
+                    .map(|(&i, &d)| if d == 1 { 0 } else { i })
+                    .collect()
+            };
+            let (ia, ib) = (idx(&sa[..sa.len() - 2]), idx(&sb[..sb.len() - 2]));
+            for i in 0..m {
+                for j in 0..n {
+                    let mut s = 0i64;
+                    for p in 0..k {
+                        let mut x = ia.clone();
+                        x.extend([i, p]);
+                        let mut y = ib.clone();
+                        y.extend([p, j]);
+                        s += a[&x[..]] * b[&y[..]];
+                    }
+                    out.push(s);
+                }
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        #[test]
+        fn matmul_matches_reference(
+            m in 1usize..40, k in 0usize..40, n in 1usize..40,
+            batch in 1usize..4, a_b1 in any::<bool>(), b_b1 in any::<bool>(),
+            ta in any::<bool>(), tb in any::<bool>(), fa in any::<bool>(), fb in any::<bool>(),
+            sa in any::<bool>(), sb in any::<bool>(),
+        ) {
+            let ash = [if a_b1 { 1 } else { batch }, m, k];
+            let bsh = [if b_b1 { 1 } else { batch }, k, n];
+            let (ba, bb) = (base(&ash, ta, sa, 1), base(&bsh, tb, sb, 5));
+            let (a, b) = (strided(&ba, ta, fa, sa), strided(&bb, tb, fb, sb));
+            prop_assert_eq!(a.shape(), &ash[..]);
+            let want = reference(&a, &b);
+            prop_assert_eq!(a.matmul(&b).unwrap().to_vec(), want.clone());
+            let af = Tensor::from_vec(a.iter().map(|&x| x as f64).collect(), a.shape().to_vec()).unwrap();
+            let bf = Tensor::from_vec(b.iter().map(|&x| x as f64).collect(), b.shape().to_vec()).unwrap();
+            let got: Vec<i64> = (af.flip(1).unwrap().flip(1).unwrap() % bf.t().t()).iter().map(|&x| x as i64).collect();
+            prop_assert_eq!(got, want);
+        }
+    }
+}
