@@ -279,7 +279,7 @@ mod random_layouts {
         let mut s = shape.to_vec();
         let nd = s.len();
         if step {
-            s[nd - 2] = s[nd - 2] * 2;
+            s[nd - 2] *= 2;
         }
         if transposed {
             s.swap(nd - 1, nd - 2);
