@@ -9,7 +9,7 @@
 //!   or threads ([`super::small_kernel`]).
 
 use super::generic_kernel;
-use super::small_kernel::{SMALL, small_gemm};
+use super::small_kernel::{SMALL, SmallPlan};
 use crate::element::Num;
 use half::{bf16, f16};
 use num_complex::Complex;
@@ -97,6 +97,27 @@ pub(crate) unsafe fn gemm<T: Num>(
     c: MatMut<T>,
     threads: usize,
 ) {
+    let small = SmallPlan::new::<T>(m, n, k, b.cs, c.cs);
+    // SAFETY: forwarded caller contract; the plan is made for exactly this product.
+    unsafe { gemm_with(&small, m, n, k, a, b, c, threads) }
+}
+
+/// [`gemm`] with a small-product plan prepared once for many products of the same shape
+/// and column strides (a batch).
+///
+/// # Safety
+/// As [`gemm`]; `small` was made by `SmallPlan::new::<T>(m, n, k, b.cs, c.cs)`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn gemm_with<T: Num>(
+    small: &SmallPlan,
+    m: usize,
+    n: usize,
+    k: usize,
+    a: MatRef<T>,
+    b: MatRef<T>,
+    c: MatMut<T>,
+    threads: usize,
+) {
     if m == 0 || n == 0 {
         return;
     }
@@ -110,8 +131,8 @@ pub(crate) unsafe fn gemm<T: Num>(
         return;
     }
     if m <= SMALL && n <= SMALL && k <= SMALL && !is::<T, bf16>() && !is::<T, f16>() {
-        // SAFETY: forwarded caller contract.
-        return unsafe { small_gemm(m, n, k, a, b, c) };
+        // SAFETY: forwarded caller contract (the plan matches by the caller's contract).
+        return unsafe { small.run(m, n, k, a, b, c) };
     }
     if uses_gemm_crate::<T>() {
         let par = if threads > 1 && m * n * k >= 48 * 48 * 48 {

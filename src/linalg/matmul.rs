@@ -7,6 +7,7 @@
 //! one tall product when its batch axes merge with its row axis.
 
 use super::gemm_kernels::{self, MatMut, MatRef};
+use super::small_kernel::SmallPlan;
 use crate::element::Num;
 use crate::error::{Error, Result, fmt_shape};
 use crate::iter::SendPtr;
@@ -215,6 +216,7 @@ unsafe fn run_batched<T: Num>(
     let range = |lo: usize, hi: usize, kernel_threads: usize| {
         let mut idx = crate::layout::unravel_index(lo, batch).unwrap_or_default();
         let (mut ao, mut bo) = (batch_offset(lo, batch, abs), batch_offset(lo, batch, bbs));
+        let small = SmallPlan::new::<T>(m, n, k, b.cs, 1);
         for flat in lo..hi {
             let c = MatMut {
                 ptr: optr.get().wrapping_add(flat * mat),
@@ -223,7 +225,7 @@ unsafe fn run_batched<T: Num>(
             };
             // SAFETY: batch matrix `flat` of each operand is in bounds (caller's contract)
             // and output matrix `flat` is the disjoint range flat*mat..(flat+1)*mat of `out`.
-            unsafe { gemm_kernels::gemm(m, n, k, a.shifted(ao), b.shifted(bo), c, kernel_threads) };
+            unsafe { gemm_kernels::gemm_with(&small, m, n, k, a.shifted(ao), b.shifted(bo), c, kernel_threads) };
             for ax in (0..batch.len()).rev() {
                 idx[ax] += 1;
                 ao += abs[ax];

@@ -1,7 +1,13 @@
-//! Direct kernel for products with every dimension ≤ [`SMALL`]: no packing beyond a
-//! stack copy of `B`, no threads. Each output row accumulates in a fixed-width register
-//! array (8 or 16 lanes); `f32`/`f64` use fused multiply-add in AVX-512 / AVX2+FMA builds
-//! picked at run time, other types their own (wrapping) arithmetic.
+//! Direct kernels for products with every dimension ≤ [`SMALL`], without packing or
+//! threads.
+//!
+//! * `f32`/`f64` with unit-stride rows of `B` (and of the output, always ours) go to
+//!   nano-gemm's unpacked kernels ([`SmallPlan`], prepared once per batch): the product
+//!   `C = A·B` is computed as the column-major `Cᵀ = Bᵀ·Aᵀ`.
+//! * everything else runs [`small_gemm`]: a stack copy of `B` and a fixed-width register
+//!   array per output row (8 or 16 lanes); `f32`/`f64` use fused multiply-add in
+//!   AVX-512 / AVX2+FMA builds picked at run time, other types their own (wrapping)
+//!   arithmetic.
 
 use super::gemm_kernels::{MatMut, MatRef};
 use crate::element::Num;
@@ -47,6 +53,66 @@ impl MulAdd for f64 {
     #[inline(always)]
     fn mul_add_to(acc: f64, a: f64, b: f64) -> f64 {
         a.mul_add(b, acc)
+    }
+}
+
+/// A small product prepared for a fixed shape and stride pattern: nano-gemm plans when
+/// they apply.
+pub(crate) struct SmallPlan {
+    nano32: Option<nano_gemm::Plan<f32>>,
+    nano64: Option<nano_gemm::Plan<f64>>,
+}
+
+impl SmallPlan {
+    /// Prepares `m × k` by `k × n` products whose `B` and `C` have column strides
+    /// `b_cs` and `c_cs` (the same for every product the plan runs).
+    pub(crate) fn new<T: 'static>(m: usize, n: usize, k: usize, b_cs: isize, c_cs: isize) -> Self {
+        let mut p = SmallPlan {
+            nano32: None,
+            nano64: None,
+        };
+        let dims_ok = m > 0 && n > 0 && k > 0 && m <= SMALL && n <= SMALL && k <= SMALL;
+        if dims_ok && b_cs == 1 && c_cs == 1 {
+            // Cᵀ (n × m) = Bᵀ (n × k) · Aᵀ (k × m), with Cᵀ and Bᵀ column-major.
+            if TypeId::of::<T>() == TypeId::of::<f32>() {
+                p.nano32 = Some(nano_gemm::Plan::new_colmajor_lhs_and_dst_f32(n, m, k));
+            } else if TypeId::of::<T>() == TypeId::of::<f64>() {
+                p.nano64 = Some(nano_gemm::Plan::new_colmajor_lhs_and_dst_f64(n, m, k));
+            }
+        }
+        p
+    }
+
+    /// `C = A · B` for the shape and strides the plan was made for.
+    ///
+    /// # Safety
+    /// As [`super::gemm_kernels::gemm`], with the `m`, `n`, `k`, `b.cs` and `c.cs` given
+    /// to [`SmallPlan::new`] and all dimensions ≤ [`SMALL`].
+    #[inline]
+    pub(crate) unsafe fn run<T: Num>(&self, m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
+        if let Some(p) = &self.nano32 {
+            let (a, b, c) = (a.cast::<f32>(), b.cast::<f32>(), c.cast::<f32>());
+            // SAFETY: the plan exists only for T = f32 (so the casts are identities), for
+            // exactly this (n, m, k), with b.cs == c.cs == 1 as its column-major lhs and
+            // dst need; every element it reads or writes is one of A, B, C's in-range
+            // elements (caller's contract); alpha = 0 means dst is written, never read.
+            return unsafe {
+                p.execute_unchecked(
+                    n, m, k, c.ptr, 1, c.rs, b.ptr, 1, b.rs, a.ptr, a.cs, a.rs, 0.0, 1.0, false, false,
+                )
+            };
+        }
+        if let Some(p) = &self.nano64 {
+            let (a, b, c) = (a.cast::<f64>(), b.cast::<f64>(), c.cast::<f64>());
+            // SAFETY: as above, for T = f64.
+            return unsafe {
+                p.execute_unchecked(
+                    n, m, k, c.ptr, 1, c.rs, b.ptr, 1, b.rs, a.ptr, a.cs, a.rs, 0.0, 1.0, false, false,
+                )
+            };
+        }
+        // SAFETY: forwarded caller contract.
+        unsafe { small_gemm(m, n, k, a, b, c) }
     }
 }
 
