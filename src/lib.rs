@@ -26,9 +26,15 @@ pub struct ReadmeDoctests;
 pub mod display;
 pub mod element;
 pub mod error;
+pub mod interop;
+pub mod io;
 pub mod iter;
+pub mod kernels;
 pub mod layout;
 pub mod linalg;
+pub mod manip;
+pub mod nn;
+pub mod reduce;
 pub mod storage;
 pub mod tensor;
 pub mod threads;
@@ -38,6 +44,7 @@ pub use element::{Element, Float, Num};
 pub use error::{Error, Result};
 pub use layout::slice::{Ellipsis, NewAxis, SliceItem};
 pub use layout::{Dimension, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, Order};
+pub use reduce::NormOrd;
 pub use tensor::{Tensor, TensorArc, TensorBase, TensorCow, TensorMut, TensorView};
 pub use threads::{num_threads, set_num_threads, with_num_threads};
 
@@ -49,6 +56,12 @@ pub use threads::{num_threads, set_num_threads, with_num_threads};
 /// assert_eq!(a.shape(), &[2, 3]);
 /// ```
 pub mod prelude {
+    pub use crate::NormOrd;
+    pub use crate::manip::{
+        AsView, IndexElement, Indexing, PadMode, Sections, Side, SortElement, Unique, chunk, concatenate, dstack,
+        hstack, meshgrid, split, stack, unstack, vstack,
+    };
+    pub use crate::nn::ChwTensor;
     pub use crate::s;
     pub use crate::{
         Dimension, Element, Ellipsis, Error, Float, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, NewAxis, Num,

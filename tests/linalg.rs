@@ -177,14 +177,14 @@ fn rectangular_and_rank_deficient_match_numpy() {
             "pinv",
         );
         let ords = [
-            NormOrd::Fro,
-            NormOrd::Nuc,
-            NormOrd::Inf,
-            NormOrd::NegInf,
-            NormOrd::P(1.0),
-            NormOrd::P(-1.0),
-            NormOrd::P(2.0),
-            NormOrd::P(-2.0),
+            LinalgNormOrd::Fro,
+            LinalgNormOrd::Nuc,
+            LinalgNormOrd::Inf,
+            LinalgNormOrd::NegInf,
+            LinalgNormOrd::P(1.0),
+            LinalgNormOrd::P(-1.0),
+            LinalgNormOrd::P(2.0),
+            LinalgNormOrd::P(-2.0),
         ];
         let got: Vec<f64> = ords.iter().map(|&o| norm_ord(&a, o).unwrap()).collect();
         close(&got, &floats(&case["norms"]), 1e-9, "norms");

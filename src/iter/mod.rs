@@ -19,6 +19,9 @@ mod iters;
 pub(crate) mod plan;
 
 pub use iters::{IndexedIter, Iter, IterMut};
+
+#[cfg(test)]
+mod tests;
 pub(crate) use plan::Plan;
 
 use crate::layout::{Dimension, Layout};

@@ -15,6 +15,7 @@
 //! ```
 
 pub mod dim;
+pub mod rearrange;
 pub mod reshape;
 pub mod slice;
 mod strides;
@@ -460,3 +461,5 @@ pub fn checked_size(shape: &[usize], op: &'static str) -> Result<usize> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_views;

@@ -181,9 +181,12 @@ macro_rules! s {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __slice_item {
-    ($item:expr ; $step:expr) => {
-        $crate::layout::slice::StepRange::with_step($item, $step as isize)
-    };
+    ($item:expr ; $step:expr) => {{
+        // `8..2;-2` is Python's `8:2:-2`, not an empty Rust range.
+        #[allow(clippy::reversed_empty_ranges)]
+        let item = $item;
+        $crate::layout::slice::StepRange::with_step(item, $step as isize)
+    }};
     ($item:expr) => {
         $crate::layout::slice::IntoSliceItem::into_slice_item($item)
     };

@@ -1,4 +1,5 @@
-//! Axis view transforms on layouts: permute, flip, broadcast, squeeze, unsqueeze.
+//! Axis view transforms on layouts: permute, moveaxis, flip, step, narrow, diagonal,
+//! broadcast, squeeze, unsqueeze.
 
 use super::dim::{DimVec, StrideVec};
 use super::{Dimension, IxDyn, Layout};
@@ -207,4 +208,172 @@ pub fn unsqueeze_layout<D: Dimension>(layout: &Layout<D>, axis: isize) -> Result
     shape.insert(ax, 1);
     strides.insert(ax, 0);
     Ok(Layout::new(IxDyn(shape), strides, layout.offset))
+}
+
+/// The layout with axis `src` moved to position `dst` (NumPy `moveaxis` with one
+/// axis); the other axes keep their order.
+///
+/// ```
+/// use ferrotensor::layout::{Layout, transform::moveaxis_layout};
+/// let l = Layout::new([2usize, 3, 4], [12isize, 4, 1], 0);
+/// let m = moveaxis_layout(&l, 0, -1).unwrap();
+/// assert_eq!((m.shape(), m.strides()), (&[3usize, 4, 2][..], &[4isize, 1, 12][..]));
+/// assert!(moveaxis_layout(&l, 3, 0).is_err());
+/// ```
+pub fn moveaxis_layout<D: Dimension>(layout: &Layout<D>, src: isize, dst: isize) -> Result<Layout<D>> {
+    let nd = layout.ndim();
+    let s = normalize_axis(src, nd, "moveaxis")?;
+    let d = normalize_axis(dst, nd, "moveaxis")?;
+    let mut order: Vec<isize> = (0..nd as isize).filter(|&a| a != s as isize).collect();
+    order.insert(d, s as isize);
+    permute_layout(layout, &order)
+}
+
+/// The layout without the listed axes, each of which must have length 1 (NumPy
+/// `squeeze(axis=...)`); `Err` for an axis of another length, out of range or repeated.
+///
+/// ```
+/// use ferrotensor::layout::{Layout, transform::squeeze_axes_layout};
+/// let l = Layout::new([1usize, 3, 1], [3isize, 1, 1], 0);
+/// assert_eq!(squeeze_axes_layout(&l, &[-1]).unwrap().shape(), &[1, 3]);
+/// assert!(squeeze_axes_layout(&l, &[1]).is_err());
+/// ```
+pub fn squeeze_axes_layout<D: Dimension>(layout: &Layout<D>, axes: &[isize]) -> Result<Layout<IxDyn>> {
+    let axes = normalize_axes(axes, layout.ndim(), "squeeze_axes")?;
+    if let Some(&bad) = axes.iter().find(|&&a| layout.shape()[a] != 1) {
+        return Err(Error::shape(
+            "squeeze_axes",
+            format!(
+                "cannot select an axis to squeeze out which has size not equal to one: axis {} of shape {}",
+                bad,
+                fmt_shape(layout.shape())
+            ),
+        ));
+    }
+    let (shape, strides): (DimVec, StrideVec) = (0..layout.ndim())
+        .filter(|a| !axes.contains(a))
+        .map(|a| (layout.shape()[a], layout.strides()[a]))
+        .unzip();
+    Ok(Layout::new(IxDyn(shape), strides, layout.offset))
+}
+
+/// The layout restricted to `len` elements of `axis` starting at `start` (negative
+/// counts from the end), as PyTorch's `narrow`; `Err` if the range leaves the axis.
+///
+/// ```
+/// use ferrotensor::layout::{Layout, transform::narrow_layout};
+/// let l = Layout::new([4usize, 5], [5isize, 1], 0);
+/// let n = narrow_layout(&l, 1, -3, 2).unwrap();
+/// assert_eq!((n.shape(), n.offset()), (&[4usize, 2][..], 2));
+/// assert!(narrow_layout(&l, 0, 3, 2).is_err());
+/// ```
+pub fn narrow_layout<D: Dimension>(layout: &Layout<D>, axis: isize, start: isize, len: usize) -> Result<Layout<D>> {
+    let ax = normalize_axis(axis, layout.ndim(), "narrow")?;
+    let n = layout.shape()[ax];
+    let s = if start < 0 { start + n as isize } else { start };
+    if s < 0 || s as usize > n || len > n - s as usize {
+        return Err(Error::index(
+            "narrow",
+            format!(
+                "start {} and length {} exceed axis {} of length {} (shape {})",
+                start,
+                len,
+                ax,
+                n,
+                fmt_shape(layout.shape())
+            ),
+        ));
+    }
+    let mut out = layout.clone();
+    out.shape.slice_mut()[ax] = len;
+    if len > 0 {
+        out.offset = (layout.offset as isize + s * layout.strides()[ax]) as usize;
+    }
+    Ok(out)
+}
+
+/// The layout of every `step`-th element along `axis` (Python's `[::step]`; a
+/// negative step walks backwards from the last element); `Err` for step 0.
+///
+/// ```
+/// use ferrotensor::layout::{Layout, transform::step_layout};
+/// let l = Layout::new([10usize], [1isize], 0);
+/// let s = step_layout(&l, 0, -3).unwrap();
+/// assert_eq!((s.shape(), s.strides(), s.offset()), (&[4usize][..], &[-3isize][..], 9));
+/// assert!(step_layout(&l, 0, 0).is_err());
+/// ```
+pub fn step_layout<D: Dimension>(layout: &Layout<D>, axis: isize, step: isize) -> Result<Layout<D>> {
+    let ax = normalize_axis(axis, layout.ndim(), "step_by")?;
+    if step == 0 {
+        return Err(Error::value("step_by", "step cannot be zero"));
+    }
+    let n = layout.shape()[ax];
+    let (start, len) = super::slice::slice_indices(None, None, step, n)?;
+    let mut out = layout.clone();
+    out.shape.slice_mut()[ax] = len;
+    out.strides.as_mut()[ax] = layout.strides()[ax] * step;
+    if len > 0 {
+        out.offset = (layout.offset as isize + start * layout.strides()[ax]) as usize;
+    }
+    Ok(out)
+}
+
+/// NumPy's `diagonal(offset, axis1, axis2)` as a view: both axes are removed and the
+/// diagonal is appended as the last axis (stride = sum of the two strides). A positive
+/// `offset` selects a diagonal above the main one (along `axis2`), a negative one below.
+///
+/// ```
+/// use ferrotensor::layout::{Layout, transform::diagonal_layout};
+/// let l = Layout::new([3usize, 4], [4isize, 1], 0);
+/// let d = diagonal_layout(&l, 1, 0, 1).unwrap();
+/// assert_eq!((d.shape(), d.strides(), d.offset()), (&[3usize][..], &[5isize][..], 1));
+/// assert!(diagonal_layout(&l, 0, 1, 1).is_err());
+/// ```
+pub fn diagonal_layout<D: Dimension>(
+    layout: &Layout<D>,
+    offset: isize,
+    axis1: isize,
+    axis2: isize,
+) -> Result<Layout<IxDyn>> {
+    let nd = layout.ndim();
+    if nd < 2 {
+        return Err(Error::shape(
+            "diagonal",
+            format!(
+                "diag requires an array of at least two dimensions, got shape {}",
+                fmt_shape(layout.shape())
+            ),
+        ));
+    }
+    let a1 = normalize_axis(axis1, nd, "diagonal")?;
+    let a2 = normalize_axis(axis2, nd, "diagonal")?;
+    if a1 == a2 {
+        return Err(Error::axis(
+            "diagonal",
+            format!("axis1 and axis2 cannot be the same (both are axis {a1})"),
+        ));
+    }
+    let (n1, n2) = (layout.shape()[a1] as isize, layout.shape()[a2] as isize);
+    let (s1, s2) = (layout.strides()[a1], layout.strides()[a2]);
+    let (len, shift) = if offset >= 0 {
+        ((n1.min(n2.saturating_sub(offset))).max(0), offset.saturating_mul(s2))
+    } else {
+        (
+            ((n1.saturating_add(offset)).min(n2)).max(0),
+            offset.saturating_neg().saturating_mul(s1),
+        )
+    };
+    let (mut shape, mut strides): (DimVec, StrideVec) = (0..nd)
+        .filter(|&a| a != a1 && a != a2)
+        .map(|a| (layout.shape()[a], layout.strides()[a]))
+        .unzip();
+    shape.push(len as usize);
+    strides.push(s1 + s2);
+    let empty = len == 0 || shape.contains(&0);
+    let off = if empty {
+        layout.offset
+    } else {
+        (layout.offset as isize + shift) as usize
+    };
+    Ok(Layout::new(IxDyn(shape), strides, off))
 }

@@ -187,7 +187,7 @@ pub fn matrix_rank<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(
 
 /// Which norm [`norm_ord`] computes (NumPy's `ord`).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum NormOrd {
+pub enum LinalgNormOrd {
     /// Frobenius (matrices only).
     Fro,
     /// Nuclear: the sum of singular values (matrices only).
@@ -218,23 +218,26 @@ pub fn norm<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S
 ///
 /// ```
 /// use ferrotensor::prelude::*;
-/// use ferrotensor::linalg::{norm_ord, NormOrd};
+/// use ferrotensor::linalg::{norm_ord, LinalgNormOrd};
 /// let m = Tensor::from_vec(vec![1.0f64, -2.0, 3.0, 4.0], [2, 2]).unwrap();
-/// assert_eq!(norm_ord(&m, NormOrd::P(1.0)).unwrap(), 6.0);
-/// assert_eq!(norm_ord(&m, NormOrd::Inf).unwrap(), 7.0);
+/// assert_eq!(norm_ord(&m, LinalgNormOrd::P(1.0)).unwrap(), 6.0);
+/// assert_eq!(norm_ord(&m, LinalgNormOrd::Inf).unwrap(), 7.0);
 /// let v = Tensor::from_vec(vec![1.0f64, -2.0, 2.0], [3]).unwrap();
-/// assert_eq!(norm_ord(&v, NormOrd::P(2.0)).unwrap(), 3.0);
-/// assert!(norm_ord(&v, NormOrd::Fro).is_err());
+/// assert_eq!(norm_ord(&v, LinalgNormOrd::P(2.0)).unwrap(), 3.0);
+/// assert!(norm_ord(&v, LinalgNormOrd::Fro).is_err());
 /// ```
-pub fn norm_ord<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>, ord: NormOrd) -> Result<T> {
+pub fn norm_ord<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(
+    a: &TensorBase<S, D>,
+    ord: LinalgNormOrd,
+) -> Result<T> {
     let op = "norm";
     let x = a.to_vec();
     let abs = x.iter().map(|v| v.abs());
     match (a.ndim(), ord) {
-        (1, NormOrd::Inf) => Ok(abs.fold(T::zero(), T::max)),
-        (1, NormOrd::NegInf) => Ok(abs.fold(T::infinity(), T::min)),
-        (1, NormOrd::P(0.0)) => Ok(T::from_usize(x.iter().filter(|&&v| v != T::zero()).count())),
-        (1, NormOrd::P(p)) => {
+        (1, LinalgNormOrd::Inf) => Ok(abs.fold(T::zero(), T::max)),
+        (1, LinalgNormOrd::NegInf) => Ok(abs.fold(T::infinity(), T::min)),
+        (1, LinalgNormOrd::P(0.0)) => Ok(T::from_usize(x.iter().filter(|&&v| v != T::zero()).count())),
+        (1, LinalgNormOrd::P(p)) => {
             let p = T::from_f64(p);
             Ok(abs.fold(T::zero(), |s, v| s + v.powf(p)).powf(T::one() / p))
         }
@@ -244,15 +247,15 @@ pub fn norm_ord<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBa
             let col_sums = || (0..c).map(|j| (0..r).fold(T::zero(), |s, i| s + x[i * c + j].abs()));
             let svals = || -> Result<Vec<T>> { Ok(thin_svd(&Batch::of(a, op, false)?.mat(0), op)?.1) };
             match ord {
-                NormOrd::Fro => Ok(norm(a)),
-                NormOrd::Nuc => Ok(svals()?.into_iter().fold(T::zero(), |s, v| s + v)),
-                NormOrd::Inf => Ok(row_sums().fold(T::zero(), T::max)),
-                NormOrd::NegInf => Ok(row_sums().fold(T::infinity(), T::min)),
-                NormOrd::P(1.0) => Ok(col_sums().fold(T::zero(), T::max)),
-                NormOrd::P(-1.0) => Ok(col_sums().fold(T::infinity(), T::min)),
-                NormOrd::P(2.0) => Ok(svals()?.into_iter().fold(T::zero(), T::max)),
-                NormOrd::P(-2.0) => Ok(svals()?.into_iter().fold(T::infinity(), T::min)),
-                NormOrd::P(p) => Err(Error::value(op, format!("invalid norm order {p} for matrices"))),
+                LinalgNormOrd::Fro => Ok(norm(a)),
+                LinalgNormOrd::Nuc => Ok(svals()?.into_iter().fold(T::zero(), |s, v| s + v)),
+                LinalgNormOrd::Inf => Ok(row_sums().fold(T::zero(), T::max)),
+                LinalgNormOrd::NegInf => Ok(row_sums().fold(T::infinity(), T::min)),
+                LinalgNormOrd::P(1.0) => Ok(col_sums().fold(T::zero(), T::max)),
+                LinalgNormOrd::P(-1.0) => Ok(col_sums().fold(T::infinity(), T::min)),
+                LinalgNormOrd::P(2.0) => Ok(svals()?.into_iter().fold(T::zero(), T::max)),
+                LinalgNormOrd::P(-2.0) => Ok(svals()?.into_iter().fold(T::infinity(), T::min)),
+                LinalgNormOrd::P(p) => Err(Error::value(op, format!("invalid norm order {p} for matrices"))),
             }
         }
         (1, o) => Err(Error::value(op, format!("invalid norm order {o:?} for vectors"))),

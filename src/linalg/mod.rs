@@ -39,7 +39,7 @@ mod tensordot;
 pub use batch::LinalgFloat;
 pub use decomp::{cholesky, eigh, qr, svd};
 pub use einsum::einsum;
-pub use lstsq::{Lstsq, NormOrd, lstsq, matrix_rank, norm, norm_ord, pinv};
+pub use lstsq::{LinalgNormOrd, Lstsq, lstsq, matrix_rank, norm, norm_ord, pinv};
 pub use solve::{det, inv, slogdet, solve};
 pub use tensordot::TensordotAxes;
 

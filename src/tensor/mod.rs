@@ -9,10 +9,14 @@
 //! ```
 
 mod access;
+mod assign;
 mod convert;
 mod create;
 mod fmt;
+mod select;
 mod views;
+mod views_axes;
+mod views_reshape;
 
 use crate::layout::{Dimension, IxDyn, Layout};
 use crate::storage::{ArcRepr, CowRepr, OwnedRepr, Storage, ViewMutRepr, ViewRepr};

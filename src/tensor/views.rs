@@ -12,7 +12,7 @@ use crate::layout::{Dimension, IntoShape, IxDyn, Layout, Order};
 use crate::storage::{CowRepr, Storage, StorageMut, ViewMutRepr, ViewRepr};
 
 impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
-    fn with_layout<D2: Dimension>(&self, layout: Layout<D2>) -> TensorView<'a, T, D2> {
+    pub(super) fn with_layout<D2: Dimension>(&self, layout: Layout<D2>) -> TensorView<'a, T, D2> {
         debug_assert!(layout.check_in_buffer(self.storage.0.len(), "view").is_ok());
         TensorBase {
             storage: ViewRepr(self.storage.0),
@@ -153,7 +153,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert!(!x.t().reshape([12, 2]).unwrap().is_view());
     /// ```
     pub fn reshape<Sh: IntoShape>(&self, shape: Sh) -> Result<TensorCow<'a, T, Sh::Dim>> {
-        reshape_impl(self.storage.0, &self.layout, shape.into_dim(), Order::RowMajor)
+        reshape_impl(self.storage.0, &self.layout, shape.into_dim(), Order::RowMajor, true)
     }
 
     /// Reshapes reading and writing elements in `order` (NumPy's `order='C'/'F'`).
@@ -165,7 +165,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert_eq!(f.to_vec(), vec![0, 2, 4, 1, 3, 5]);
     /// ```
     pub fn reshape_order<Sh: IntoShape>(&self, shape: Sh, order: Order) -> Result<TensorCow<'a, T, Sh::Dim>> {
-        reshape_impl(self.storage.0, &self.layout, shape.into_dim(), order)
+        reshape_impl(self.storage.0, &self.layout, shape.into_dim(), order, true)
     }
 
     /// Reshapes with one length given as `-1` and inferred; `Err` for more than one
@@ -178,8 +178,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert!(a.view().reshape_infer(&[5, -1]).is_err());
     /// ```
     pub fn reshape_infer(&self, shape: &[isize]) -> Result<TensorCow<'a, T, IxDyn>> {
-        let dims = infer_shape(shape, self.size(), self.shape(), "reshape_infer")?;
-        self.reshape(dims)
+        reshape_infer_impl(self.storage.0, &self.layout, shape)
     }
 }
 
@@ -278,7 +277,7 @@ macro_rules! borrowing_views {
             /// assert_eq!(a.reshape([2, 3]).unwrap().shape(), &[2, 3]);
             /// ```
             pub fn reshape<Sh: IntoShape>(&self, shape: Sh) -> Result<TensorCow<'_, T, Sh::Dim>> {
-                reshape_impl(self.storage.buffer(), &self.layout, shape.into_dim(), Order::RowMajor)
+                reshape_impl(self.storage.buffer(), &self.layout, shape.into_dim(), Order::RowMajor, true)
             }
             /// Reshapes in `order`. See [`TensorView::reshape_order`].
             ///
@@ -288,7 +287,7 @@ macro_rules! borrowing_views {
             /// assert_eq!(a.reshape_order([2, 3], Order::ColMajor).unwrap().to_vec(), vec![0, 2, 4, 1, 3, 5]);
             /// ```
             pub fn reshape_order<Sh: IntoShape>(&self, shape: Sh, order: Order) -> Result<TensorCow<'_, T, Sh::Dim>> {
-                reshape_impl(self.storage.buffer(), &self.layout, shape.into_dim(), order)
+                reshape_impl(self.storage.buffer(), &self.layout, shape.into_dim(), order, true)
             }
             /// Reshapes with one inferred `-1` length. See [`TensorView::reshape_infer`].
             ///
@@ -297,8 +296,7 @@ macro_rules! borrowing_views {
             /// assert_eq!(Tensor::<i32, _>::arange(6).reshape_infer(&[-1, 2]).unwrap().shape(), &[3, 2]);
             /// ```
             pub fn reshape_infer(&self, shape: &[isize]) -> Result<TensorCow<'_, T, IxDyn>> {
-                let dims = infer_shape(shape, self.size(), self.shape(), "reshape_infer")?;
-                self.reshape(dims)
+                reshape_infer_impl(self.storage.buffer(), &self.layout, shape)
             }
         }
     )*};
@@ -407,7 +405,7 @@ macro_rules! borrowing_views_lt {
             /// assert_eq!(a.reshape([2, 3]).unwrap().shape(), &[2, 3]);
             /// ```
             pub fn reshape<Sh: IntoShape>(&self, shape: Sh) -> Result<TensorCow<'_, T, Sh::Dim>> {
-                reshape_impl(self.storage.buffer(), &self.layout, shape.into_dim(), Order::RowMajor)
+                reshape_impl(self.storage.buffer(), &self.layout, shape.into_dim(), Order::RowMajor, true)
             }
             /// Reshapes in `order`. See [`TensorView::reshape_order`].
             ///
@@ -417,7 +415,7 @@ macro_rules! borrowing_views_lt {
             /// assert_eq!(a.reshape_order([2, 3], Order::ColMajor).unwrap().to_vec(), vec![0, 2, 4, 1, 3, 5]);
             /// ```
             pub fn reshape_order<Sh: IntoShape>(&self, shape: Sh, order: Order) -> Result<TensorCow<'_, T, Sh::Dim>> {
-                reshape_impl(self.storage.buffer(), &self.layout, shape.into_dim(), order)
+                reshape_impl(self.storage.buffer(), &self.layout, shape.into_dim(), order, true)
             }
             /// Reshapes with one inferred `-1` length. See [`TensorView::reshape_infer`].
             ///
@@ -426,8 +424,7 @@ macro_rules! borrowing_views_lt {
             /// assert_eq!(Tensor::<i32, _>::arange(6).reshape_infer(&[-1, 2]).unwrap().shape(), &[3, 2]);
             /// ```
             pub fn reshape_infer(&self, shape: &[isize]) -> Result<TensorCow<'_, T, IxDyn>> {
-                let dims = infer_shape(shape, self.size(), self.shape(), "reshape_infer")?;
-                self.reshape(dims)
+                reshape_infer_impl(self.storage.buffer(), &self.layout, shape)
             }
         }
     )*};
@@ -490,8 +487,14 @@ fn reshape_impl<'b, T: Element, D: Dimension, D2: Dimension>(
     layout: &Layout<D>,
     shape: D2,
     order: Order,
+    same_shape_shortcut: bool,
 ) -> Result<TensorCow<'b, T, D2>> {
-    match crate::layout::reshape::reshape_layout(layout, shape.clone(), order, "reshape")? {
+    let planned = if same_shape_shortcut {
+        crate::layout::reshape::reshape_layout(layout, shape.clone(), order, "reshape")?
+    } else {
+        crate::layout::reshape::reshape_layout_inferred(layout, shape.clone(), order, "reshape")?
+    };
+    match planned {
         Some(layout) => Ok(TensorBase {
             storage: CowRepr::View(buf),
             layout,
@@ -510,34 +513,31 @@ fn reshape_impl<'b, T: Element, D: Dimension, D2: Dimension>(
     }
 }
 
+/// `reshape_infer`: resolves the `-1`, then reshapes as NumPy does for a shape given
+/// with `-1` (no same-shape shortcut; see `reshape_layout_inferred`).
+fn reshape_infer_impl<'b, T: Element, D: Dimension>(
+    buf: &'b [T],
+    layout: &Layout<D>,
+    shape: &[isize],
+) -> Result<TensorCow<'b, T, IxDyn>> {
+    let dims = infer_shape(shape, layout.size(), layout.shape(), "reshape_infer")?;
+    reshape_impl(
+        buf,
+        layout,
+        IxDyn::from(&dims[..]),
+        Order::RowMajor,
+        !shape.contains(&-1),
+    )
+}
+
 /// Resolves one `-1` in a requested shape against an element count.
 pub(crate) fn infer_shape(shape: &[isize], size: usize, old: &[usize], op: &'static str) -> Result<Vec<usize>> {
-    use crate::error::{Error, fmt_shape};
-    let unknown: Vec<usize> = (0..shape.len()).filter(|&i| shape[i] == -1).collect();
-    if unknown.len() > 1 {
-        return Err(Error::value(
-            op,
-            format!("can only specify one unknown dimension, got {shape:?}"),
-        ));
-    }
-    if let Some(&bad) = shape.iter().find(|&&d| d < -1) {
-        return Err(Error::value(op, format!("negative dimension {bad} in {shape:?}")));
-    }
-    let known: usize = shape.iter().filter(|&&d| d >= 0).map(|&d| d as usize).product();
-    let mut dims: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
-    if let Some(&u) = unknown.first() {
-        if known == 0 || size % known != 0 {
-            return Err(Error::shape(
-                op,
-                format!(
-                    "cannot reshape array of size {} (shape {}) into shape {:?}",
-                    size,
-                    fmt_shape(old),
-                    shape
-                ),
-            ));
-        }
-        dims[u] = size / known;
-    }
-    Ok(dims)
+    crate::layout::reshape::infer_sizes(shape, size, op, || {
+        format!(
+            "cannot reshape array of size {} (shape {}) into shape {:?}",
+            size,
+            crate::error::fmt_shape(old),
+            shape
+        )
+    })
 }

@@ -1,0 +1,157 @@
+//! `ferrotensor::nn` benchmarks: conv2d (ResNet-style shapes) against candle-core and
+//! the gemm crate's large-matmul rate, softmax against candle-nn and NumPy.
+//!
+//! `cargo bench -p ferrotensor-bench --bench nn`
+
+use ferrotensor::nn::{self, Conv2dArgs};
+use ferrotensor::prelude::*;
+use ferrotensor_bench::{Table, numpy_times};
+use rand::SeedableRng;
+
+/// GFLOP/s of the gemm crate on an `n × n × n` f32 matmul with all threads.
+fn gemm_rate(n: usize) -> (f64, f64) {
+    let a = vec![1.0f32; n * n];
+    let b = vec![0.5f32; n * n];
+    let mut c = vec![0.0f32; n * n];
+    let threads = rayon::current_num_threads();
+    let t = time_min(2.0, || {
+        // SAFETY: a, b, c are n × n row-major buffers; c does not alias a or b.
+        unsafe {
+            gemm::gemm(
+                n,
+                n,
+                n,
+                c.as_mut_ptr(),
+                1,
+                n as isize,
+                false,
+                a.as_ptr(),
+                1,
+                n as isize,
+                b.as_ptr(),
+                1,
+                n as isize,
+                0.0,
+                1.0,
+                false,
+                false,
+                false,
+                gemm::Parallelism::Rayon(threads),
+            )
+        };
+        std::hint::black_box(&c);
+    });
+    (t, 2.0 * (n * n * n) as f64 / t / 1e9)
+}
+
+/// Minimum wall time in seconds of `f` over enough runs to fill about `budget` seconds
+/// (at least 5, at most 60) after one warm-up run. The minimum, not the median: on this
+/// shared 2-core machine other processes preempt runs in 4 ms scheduler slices, and the
+/// minimum is the run that was not preempted (used for every library alike).
+fn time_min(budget: f64, mut f: impl FnMut()) -> f64 {
+    let t0 = std::time::Instant::now();
+    f();
+    let first = t0.elapsed().as_secs_f64().max(1e-9);
+    let runs = ((budget / first) as usize).clamp(5, 60);
+    (0..runs)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn main() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0);
+    let np = numpy_times("nn.py");
+    let (gemm_t, gemm_gflops) = gemm_rate(2048);
+    let mut t = Table::default();
+    t.add(
+        "gemm crate f32 2048³ (reference rate)",
+        gemm_t,
+        vec![],
+        format!("{gemm_gflops:.1} GFLOP/s"),
+    );
+    let cases = [
+        (
+            "conv2d (8,64,56,56)×(64,64,3,3) p1",
+            [8, 64, 56, 56],
+            [64, 64, 3, 3],
+            1usize,
+            1usize,
+        ),
+        (
+            "conv2d (8,3,224,224)×(64,3,7,7) s2 p3",
+            [8, 3, 224, 224],
+            [64, 3, 7, 7],
+            2,
+            3,
+        ),
+    ];
+    let dev = candle_core::Device::Cpu;
+    for (name, xs, ws, s, p) in cases {
+        let x = Tensor::<f32, _>::randn(xs, &mut rng);
+        let w = Tensor::<f32, _>::randn(ws, &mut rng);
+        let args = Conv2dArgs {
+            stride: [s, s],
+            padding: [p, p],
+            ..Default::default()
+        };
+        let y = nn::conv2d(&x, &w, None, &args).unwrap();
+        let [_, o, oh, ow] = *y.dim();
+        let flops = 2.0 * (xs[0] * o * oh * ow * ws[1] * ws[2] * ws[3]) as f64;
+        let ours = time_min(3.0, || {
+            std::hint::black_box(nn::conv2d(&x, &w, None, &args).unwrap());
+        });
+        let cx = candle_core::Tensor::from_slice(x.as_slice().unwrap(), &xs, &dev).unwrap();
+        let cw = candle_core::Tensor::from_slice(w.as_slice().unwrap(), &ws, &dev).unwrap();
+        let cy = cx.conv2d(&cw, p, s, 1, 1).unwrap();
+        let cv: Vec<f32> = cy.flatten_all().unwrap().to_vec1().unwrap();
+        let max_diff = cv
+            .iter()
+            .zip(y.iter())
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0f32, f32::max);
+        assert!(
+            max_diff < 1e-2,
+            "candle and ferrotensor disagree by {max_diff}"
+        );
+        let candle = time_min(3.0, || {
+            std::hint::black_box(cx.conv2d(&cw, p, s, 1, 1).unwrap());
+        });
+        let g = flops / ours / 1e9;
+        t.add(
+            name,
+            ours,
+            vec![("candle", Some(candle))],
+            format!(
+                "{g:.1} GFLOP/s = {:.0} % of gemm 2048³; candle {:.1} GFLOP/s",
+                100.0 * g / gemm_gflops,
+                flops / candle / 1e9
+            ),
+        );
+    }
+    let n = 4096;
+    let x = Tensor::<f32, _>::from_shape_fn([n, n], |i| {
+        ((i[0] * 7 + i[1] * 13) % 1000) as f32 * 0.01 - 5.0
+    });
+    let ours = time_min(2.0, || {
+        std::hint::black_box(nn::softmax(&x, -1).unwrap());
+    });
+    let cx = candle_core::Tensor::from_slice(x.as_slice().unwrap(), (n, n), &dev).unwrap();
+    let candle = time_min(2.0, || {
+        std::hint::black_box(candle_nn::ops::softmax_last_dim(&cx).unwrap());
+    });
+    let gbs = 2.0 * (n * n * 4) as f64 / ours / 1e9;
+    t.add(
+        "softmax f32 [4096,4096] last axis",
+        ours,
+        vec![
+            ("candle-nn", Some(candle)),
+            ("numpy", np.get("softmax").copied()),
+        ],
+        format!("{gbs:.1} GB/s (read + write)"),
+    );
+    t.print("nn, f32");
+}

@@ -1,0 +1,58 @@
+"""NumPy side of the reduction benchmark: prints `case<TAB>median seconds`."""
+import time
+import numpy as np
+
+
+def median_time(f, budget=1.0):
+    t0 = time.perf_counter(); f(); first = max(time.perf_counter() - t0, 1e-9)
+    runs = int(min(50, max(3, budget / first)))
+    ts = []
+    for _ in range(runs):
+        t = time.perf_counter(); f(); ts.append(time.perf_counter() - t)
+    ts.sort()
+    return ts[len(ts) // 2]
+
+
+def lcg(n):
+    """The LCG of bench/benches/reductions.rs, vectorised by jumping ahead per block."""
+    out = np.empty(n, np.float32)
+    s = 12345
+    mul, inc, mask = 6364136223846793005, 1442695040888963407, (1 << 64) - 1
+    block = 1 << 16
+    # per-offset multipliers/increments for a block: s_k = A_k s + C_k
+    A = np.empty(block, np.uint64); C = np.empty(block, np.uint64)
+    a, c = 1, 0
+    for k in range(block):
+        a, c = (a * mul) & mask, (c * mul + inc) & mask
+        A[k], C[k] = a, c
+    for start in range(0, n, block):
+        m = min(block, n - start)
+        with np.errstate(over="ignore"):
+            st = A[:m] * np.uint64(s) + C[:m]
+        out[start:start + m] = ((st >> np.uint64(40)).astype(np.float32) / np.float32(1 << 24)) * np.float32(2) - np.float32(1)
+        s = int(st[m - 1])
+    return out
+
+
+def lse(a):
+    m = a.max(axis=1, keepdims=True)
+    return np.log(np.exp(a - m).sum(axis=1)) + m[:, 0]
+
+
+n = 4096
+a = lcg(n * n).reshape(n, n)
+v = lcg(10_000_000)
+cases = {
+    "sum_all": lambda: a.sum(),
+    "sum_0": lambda: a.sum(axis=0),
+    "sum_1": lambda: a.sum(axis=1),
+    "sum_t0": lambda: a.T.sum(axis=0),
+    "max_0": lambda: a.max(axis=0),
+    "max_1": lambda: a.max(axis=1),
+    "argmax_1": lambda: a.argmax(axis=1),
+    "argmax_all": lambda: v.argmax(),
+    "lse_1": lambda: lse(a),
+    "var_0": lambda: a.var(axis=0),
+}
+for k, f in cases.items():
+    print(f"{k}\t{median_time(f)}")

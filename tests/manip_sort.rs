@@ -1,0 +1,197 @@
+//! Golden tests (NumPy, `kind="stable"`) for sort / argsort, topk (PyTorch
+//! semantics), searchsorted and unique; plus large parallel runs against std's sort.
+
+mod manip_support;
+use ferrotensor::prelude::*;
+use manip_support::*;
+use serde_json::Value;
+
+fn sort_case<T: Gold + SortElement>(c: &Value) -> Result<(), String> {
+    let a = base::<T>(input(c, 0));
+    let v = view(&a, input(c, 0));
+    let axis = arg_i(c, "axis");
+    if c["fn"] == "sort" {
+        expect(c, v.sort(axis), |t| check(t, &c["out"][0]))
+    } else {
+        expect(c, v.argsort(axis), |t| check(t, &c["out"][0]))
+    }
+}
+
+fn by_dtype(
+    c: &Value,
+    f32_: fn(&Value) -> Result<(), String>,
+    f64_: fn(&Value) -> Result<(), String>,
+    i64_: fn(&Value) -> Result<(), String>,
+) -> Result<(), String> {
+    match dtype(c, 0).as_str() {
+        "f32" => f32_(c),
+        "f64" => f64_(c),
+        _ => i64_(c),
+    }
+}
+
+#[test]
+fn golden_sort_argsort() {
+    for name in ["sort", "argsort"] {
+        run(name, 70, |c| {
+            by_dtype(c, sort_case::<f32>, sort_case::<f64>, sort_case::<i64>)
+        });
+    }
+}
+
+fn topk_case<T: Gold + SortElement>(c: &Value) -> Result<(), String> {
+    let a = base::<T>(input(c, 0));
+    let v = view(&a, input(c, 0));
+    let largest = c["args"]["largest"].as_bool().unwrap();
+    expect(
+        c,
+        v.topk(arg_i(c, "k") as usize, arg_i(c, "axis"), largest),
+        |(vals, idx)| {
+            check(vals, &c["out"][0])?;
+            check(idx, &c["out"][1])
+        },
+    )
+}
+
+fn search_case<T: Gold + SortElement>(c: &Value) -> Result<(), String> {
+    let (a, q) = (base::<T>(input(c, 0)), base::<T>(input(c, 1)));
+    let (av, qv) = (view(&a, input(c, 0)), view(&q, input(c, 1)));
+    let side = if c["args"]["side"] == "left" {
+        Side::Left
+    } else {
+        Side::Right
+    };
+    expect(c, av.searchsorted(&qv, side), |t| check(t, &c["out"][0]))
+}
+
+fn unique_case<T: Gold + SortElement>(c: &Value) -> Result<(), String> {
+    let a = base::<T>(input(c, 0));
+    let u = view(&a, input(c, 0)).unique();
+    check(&u.values, &c["out"][0])?;
+    check(&u.indices, &c["out"][1])?;
+    check(&u.inverse, &c["out"][2])?;
+    check(&u.counts, &c["out"][3])
+}
+
+#[test]
+fn golden_topk_searchsorted_unique() {
+    run("topk", 25, |c| {
+        by_dtype(c, topk_case::<f32>, topk_case::<f64>, topk_case::<i64>)
+    });
+    run("searchsorted", 20, |c| {
+        by_dtype(
+            c,
+            search_case::<f32>,
+            search_case::<f64>,
+            search_case::<i64>,
+        )
+    });
+    run("unique", 20, |c| {
+        by_dtype(
+            c,
+            unique_case::<f32>,
+            unique_case::<f64>,
+            unique_case::<i64>,
+        )
+    });
+}
+
+fn lcg(seed: &mut u64) -> u64 {
+    *seed = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    *seed >> 11
+}
+
+fn bits<S: ferrotensor::storage::Storage<Elem = f32>, D: Dimension>(
+    t: &TensorBase<S, D>,
+) -> Vec<u32> {
+    t.to_vec().iter().map(|x| x.to_bits()).collect()
+}
+
+fn reference_order(x: f32) -> (bool, f32) {
+    (x.is_nan(), if x == 0.0 || x.is_nan() { 0.0 } else { x })
+}
+
+#[test]
+fn large_parallel_sorts_match_std() {
+    let mut seed = 3;
+    let n = 400_000;
+    let data: Vec<f32> = (0..n)
+        .map(|i| match i % 97 {
+            0 => f32::NAN,
+            1 => -0.0,
+            _ => ((lcg(&mut seed) % 20_000) as f32 - 10_000.0) / 7.0,
+        })
+        .collect();
+    let a = Tensor::from_vec(data.clone(), [n]).unwrap();
+    let mut idx: Vec<usize> = (0..n).collect();
+    idx.sort_by(|&i, &j| {
+        reference_order(data[i])
+            .partial_cmp(&reference_order(data[j]))
+            .unwrap()
+    });
+    let want: Vec<u32> = idx.iter().map(|&i| data[i].to_bits()).collect();
+    for threads in [1, 2] {
+        let s = ferrotensor::with_num_threads(threads, || a.sort(0).unwrap());
+        assert!(bits(&s) == want, "sort with {threads} threads");
+        let i = ferrotensor::with_num_threads(threads, || a.argsort(0).unwrap());
+        assert!(i.to_vec() == idx, "argsort with {threads} threads");
+    }
+    // many rows along either axis, through a transposed view
+    let m = a.reshape([800, 500]).unwrap();
+    let rows = m.sort(1).unwrap();
+    let cols = m.t().sort(0).unwrap();
+    assert!(bits(&rows.t()) == bits(&cols));
+    for r in 0..800 {
+        let row = rows.slice(s![r, ..]).to_vec();
+        assert!(
+            row.windows(2)
+                .all(|w| reference_order(w[0]) <= reference_order(w[1]))
+        );
+    }
+    let (v, i) = m.topk(5, 1, true).unwrap();
+    assert_eq!(v.shape(), &[800, 5]);
+    assert!(v.slice(s![.., 0]).iter().all(|x| x.is_nan()));
+    assert!(bits(&m.take_along_axis(&i, 1).unwrap()) == bits(&v));
+    let u = a.unique();
+    assert_eq!(u.counts.to_vec().iter().sum::<usize>(), n);
+    assert!(u.values.to_vec().last().unwrap().is_nan());
+}
+
+#[test]
+fn sort_other_element_types() {
+    let b = Tensor::from_vec(vec![true, false, true, false], [4]).unwrap();
+    assert_eq!(b.sort(0).unwrap().to_vec(), vec![false, false, true, true]);
+    assert_eq!(b.argsort(0).unwrap().to_vec(), vec![1, 3, 0, 2]);
+    let u = Tensor::from_vec(vec![300u16, 2, 65535, 0], [4]).unwrap();
+    assert_eq!(u.sort(0).unwrap().to_vec(), vec![0, 2, 300, 65535]);
+    let i = Tensor::from_vec(vec![i8::MIN, 5, -1, i8::MAX], [4]).unwrap();
+    assert_eq!(i.sort(0).unwrap().to_vec(), vec![i8::MIN, -1, 5, i8::MAX]);
+    let h = Tensor::from_vec(
+        vec![
+            half::f16::from_f32(2.0),
+            half::f16::NAN,
+            half::f16::from_f32(-3.0),
+        ],
+        [3],
+    )
+    .unwrap();
+    assert_eq!(h.argsort(0).unwrap().to_vec(), vec![2, 0, 1]);
+    let e = Tensor::<f32, _>::zeros([0, 3]);
+    assert_eq!(e.sort(1).unwrap().shape(), &[0, 3]);
+    assert_eq!(e.argsort(0).unwrap().shape(), &[0, 3]);
+    assert_eq!(e.topk(0, 0, true).unwrap().0.shape(), &[0, 3]);
+    let e = Tensor::scalar(1.0f32).sort(0).unwrap_err().to_string();
+    assert!(e.starts_with("sort:"), "{e}");
+    let e = Tensor::<f32, _>::zeros([2, 3])
+        .topk(4, 1, true)
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("topk:") && e.contains("(2, 3)"), "{e}");
+    assert!(
+        Tensor::<f32, _>::zeros([2, 3])
+            .searchsorted(&Tensor::scalar(0.0f32), Side::Left)
+            .is_err()
+    );
+}
