@@ -31,6 +31,7 @@ pub mod io;
 pub mod iter;
 pub mod kernels;
 pub mod layout;
+pub mod linalg;
 pub mod manip;
 pub mod nn;
 pub mod ops;

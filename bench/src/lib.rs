@@ -30,7 +30,7 @@ pub fn time_median(budget: f64, mut f: impl FnMut()) -> f64 {
 /// map (with a note on stderr) when Python or NumPy is missing.
 pub fn numpy_times(script: &str) -> BTreeMap<String, f64> {
     let path = format!("{}/py/{}", env!("CARGO_MANIFEST_DIR"), script);
-    // The machine's OpenBLAS tuning variables change NumPy's start-up, not what we time.
+    // OpenBLAS tuning variables of the parent shell must not cripple the NumPy peer.
     let out = Command::new("python3")
         .arg(&path)
         .env_remove("OPENBLAS_CORETYPE")

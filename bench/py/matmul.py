@@ -1,0 +1,32 @@
+"""NumPy side of the matmul benchmark: prints `case<TAB>median seconds`."""
+import time
+import numpy as np
+
+
+def median_time(f, budget=1.0):
+    t0 = time.perf_counter(); f(); first = max(time.perf_counter() - t0, 1e-9)
+    runs = int(min(50, max(3, budget / first)))
+    ts = []
+    for _ in range(runs):
+        t = time.perf_counter(); f(); ts.append(time.perf_counter() - t)
+    ts.sort()
+    return ts[len(ts) // 2]
+
+
+def arr(shape, dtype):
+    n = int(np.prod(shape))
+    return ((np.arange(n) % 17).astype(dtype) * dtype(0.125) - dtype(1.0)).reshape(shape)
+
+
+for name, sa, sb, dt in [
+    ("f32_1024", (1024, 1024), (1024, 1024), np.float32),
+    ("f32_2048", (2048, 2048), (2048, 2048), np.float32),
+    ("f64_1024", (1024, 1024), (1024, 1024), np.float64),
+    ("f32_batch64x128", (64, 128, 128), (64, 128, 128), np.float32),
+    ("f32_64x64x4096", (4096, 64, 64), (4096, 64, 64), np.float32),
+    ("f32_8x8x4096", (4096, 8, 8), (4096, 8, 8), np.float32),
+]:
+    a, b = arr(sa, dt), arr(sb, dt)
+    print(f"{name}\t{median_time(lambda: a @ b)}")
+a, b = arr((2048, 2048), np.float32), arr((2048, 2048), np.float32)
+print(f"f32_2048_at\t{median_time(lambda: a.T @ b)}")

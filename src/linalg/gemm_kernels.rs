@@ -1,0 +1,189 @@
+//! Kernel dispatch for one matrix product `C = A · B` on strided memory.
+//!
+//! * `f32`, `f64`, `f16`, `Complex<f32>`, `Complex<f64>` go to the `gemm` crate, which
+//!   takes arbitrary (also negative and zero) row and column strides and selects its
+//!   SIMD kernels (AVX-512 included, through its `x86-v4` feature) at run time.
+//! * every other [`Num`] type (integers, `bf16`) goes to the cache-blocked generic kernel
+//!   in [`super::generic_kernel`].
+//! * products with all of `m`, `n`, `k` ≤ 16 use a direct kernel without packing
+//!   or threads ([`super::small_kernel`]).
+
+use super::generic_kernel;
+use super::small_kernel::{SMALL, SmallPlan};
+use crate::element::Num;
+use half::{bf16, f16};
+use num_complex::Complex;
+use std::any::TypeId;
+
+/// A read-only strided matrix operand: element `(i, j)` is at `ptr + i*rs + j*cs`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MatRef<T> {
+    pub ptr: *const T,
+    pub rs: isize,
+    pub cs: isize,
+}
+
+/// A writable strided matrix: element `(i, j)` is at `ptr + i*rs + j*cs`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MatMut<T> {
+    pub ptr: *mut T,
+    pub rs: isize,
+    pub cs: isize,
+}
+
+// SAFETY: these are plain pointer bundles; every user hands disjoint output matrices to
+// different threads and only reads through `MatRef`.
+unsafe impl<T: Send> Send for MatRef<T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for MatRef<T> {}
+// SAFETY: as above.
+unsafe impl<T: Send> Send for MatMut<T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for MatMut<T> {}
+
+impl<T> MatRef<T> {
+    /// The same matrix starting `off` elements further (a whole-struct method, so
+    /// closures capture the `Send + Sync` wrapper rather than the raw pointer).
+    #[inline(always)]
+    pub fn shifted(self, off: isize) -> Self {
+        MatRef {
+            ptr: self.ptr.wrapping_offset(off),
+            ..self
+        }
+    }
+    #[inline(always)]
+    pub(crate) fn cast<U>(self) -> MatRef<U> {
+        MatRef {
+            ptr: self.ptr as *const U,
+            rs: self.rs,
+            cs: self.cs,
+        }
+    }
+}
+impl<T> MatMut<T> {
+    #[inline(always)]
+    pub(crate) fn cast<U>(self) -> MatMut<U> {
+        MatMut {
+            ptr: self.ptr as *mut U,
+            rs: self.rs,
+            cs: self.cs,
+        }
+    }
+}
+
+#[inline(always)]
+fn is<T: 'static, U: 'static>() -> bool {
+    TypeId::of::<T>() == TypeId::of::<U>()
+}
+
+/// True if `T` runs on the `gemm` crate.
+#[inline]
+pub(crate) fn uses_gemm_crate<T: 'static>() -> bool {
+    is::<T, f32>() || is::<T, f64>() || is::<T, f16>() || is::<T, Complex<f32>>() || is::<T, Complex<f64>>()
+}
+
+/// `C = A · B` (C is overwritten) for an `m × k` by `k × n` product on `threads` threads.
+///
+/// # Safety
+/// For every `i < m`, `j < n`, `p < k`: `a` must be readable at `(i, p)`, `b` at `(p, j)`
+/// and `c` writable at `(i, j)`; `c` must not alias `a` or `b`, and distinct `(i, j)`
+/// must name distinct elements of `c`.
+pub(crate) unsafe fn gemm<T: Num>(
+    m: usize,
+    n: usize,
+    k: usize,
+    a: MatRef<T>,
+    b: MatRef<T>,
+    c: MatMut<T>,
+    threads: usize,
+) {
+    let small = SmallPlan::new::<T>(m, n, k, b.cs, c.cs);
+    // SAFETY: forwarded caller contract; the plan is made for exactly this product.
+    unsafe { gemm_with(&small, m, n, k, a, b, c, threads) }
+}
+
+/// [`gemm`] with a small-product plan prepared once for many products of the same shape
+/// and column strides (a batch).
+///
+/// # Safety
+/// As [`gemm`]; `small` was made by `SmallPlan::new::<T>(m, n, k, b.cs, c.cs)`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn gemm_with<T: Num>(
+    small: &SmallPlan,
+    m: usize,
+    n: usize,
+    k: usize,
+    a: MatRef<T>,
+    b: MatRef<T>,
+    c: MatMut<T>,
+    threads: usize,
+) {
+    if m == 0 || n == 0 {
+        return;
+    }
+    if k == 0 {
+        for i in 0..m {
+            for j in 0..n {
+                // SAFETY: (i, j) is inside the output by the caller's contract.
+                unsafe { *c.ptr.offset(i as isize * c.rs + j as isize * c.cs) = T::zero() };
+            }
+        }
+        return;
+    }
+    if m <= SMALL && n <= SMALL && k <= SMALL && !is::<T, bf16>() && !is::<T, f16>() {
+        // SAFETY: forwarded caller contract (the plan matches by the caller's contract).
+        return unsafe { small.run(m, n, k, a, b, c) };
+    }
+    if uses_gemm_crate::<T>() {
+        let par = if threads > 1 && m * n * k >= 48 * 48 * 48 {
+            gemm::Parallelism::Rayon(threads)
+        } else {
+            gemm::Parallelism::None
+        };
+        // SAFETY: `T` is one of the five types the gemm crate supports (checked above, and
+        // `gemm` dispatches on the same TypeIds); the pointer/stride validity for every
+        // (i, p), (p, j), (i, j) is the caller's contract, which is exactly gemm's
+        // requirement. `read_dst = false` so the output's old contents are ignored;
+        // alpha is ignored then and beta = 1 gives `C = A·B`.
+        unsafe {
+            gemm::gemm(
+                m,
+                n,
+                k,
+                c.ptr,
+                c.cs,
+                c.rs,
+                false,
+                a.ptr,
+                a.cs,
+                a.rs,
+                b.ptr,
+                b.cs,
+                b.rs,
+                T::zero(),
+                T::one(),
+                false,
+                false,
+                false,
+                par,
+            )
+        };
+        return;
+    }
+    if is::<T, bf16>() {
+        // SAFETY: T is bf16, so the casts are identities; forwarded caller contract.
+        return unsafe {
+            generic_kernel::gemm_blocked::<bf16, generic_kernel::Bf16Acc>(
+                m,
+                n,
+                k,
+                a.cast(),
+                b.cast(),
+                c.cast(),
+                threads,
+            )
+        };
+    }
+    // SAFETY: forwarded caller contract.
+    unsafe { generic_kernel::gemm_blocked::<T, generic_kernel::Wrapping>(m, n, k, a, b, c, threads) }
+}

@@ -1,0 +1,47 @@
+//! Matrix products and linear algebra.
+//!
+//! * [`TensorBase::matmul`] and the `%` operator: NumPy `matmul` on any strides, through
+//!   the `gemm` crate (`f32`, `f64`, `f16`, complex) or a cache-blocked generic kernel
+//!   (integers, `bf16`).
+//! * `dot`, `vdot`, `inner`, `outer`, `tensordot`, `kron`, `trace` and [`einsum`], all
+//!   mapped onto batched matrix products over views.
+//! * Decompositions and solvers on `f32`/`f64` through `faer`: [`solve`], [`inv`], [`det`],
+//!   [`slogdet`], [`cholesky`], [`qr`], [`svd`], [`eigh`], [`lstsq`], [`pinv`],
+//!   [`matrix_rank`], [`norm`], [`norm_ord`], batched over leading axes (except
+//!   `lstsq` and `norm_ord`, which take one matrix as NumPy's do). Singular or
+//!   non-square input is an `Err`, never a silent NaN; `det`/`slogdet` give NumPy's
+//!   `0` / `(0, -inf)` for singular matrices.
+//!
+//! ```
+//! use ferrotensor::prelude::*;
+//! let a = Tensor::from_vec(vec![2.0f64, 1.0, 1.0, 3.0], [2, 2]).unwrap();
+//! let b = Tensor::from_vec(vec![3.0f64, 5.0], [2]).unwrap();
+//! let x = ferrotensor::linalg::solve(&a, &b).unwrap();
+//! let back = &a % &x;
+//! assert!((back.to_vec()[0] - 3.0).abs() < 1e-12 && (back.to_vec()[1] - 5.0).abs() < 1e-12);
+//! ```
+
+mod alloc;
+mod batch;
+mod contract;
+mod decomp;
+mod dot;
+mod einsum;
+mod gemm_kernels;
+mod generic_kernel;
+mod lstsq;
+mod matmul;
+mod ops;
+mod small_kernel;
+mod solve;
+mod tensordot;
+
+pub use batch::LinalgFloat;
+pub use decomp::{cholesky, eigh, qr, svd};
+pub use einsum::einsum;
+pub use lstsq::{LinalgNormOrd, Lstsq, lstsq, matrix_rank, norm, norm_ord, pinv};
+pub use solve::{det, inv, slogdet, solve};
+pub use tensordot::TensordotAxes;
+
+#[allow(unused_imports)]
+use crate::tensor::TensorBase;

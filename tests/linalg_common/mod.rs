@@ -1,0 +1,120 @@
+//! Shared helpers for the golden linear-algebra tests: rebuild the operands that
+//! `tests/golden/gen_linalg.py` describes (formula-filled, then viewed) and compare
+//! results with NumPy's.
+#![allow(dead_code)]
+
+use ferrotensor::prelude::*;
+use serde_json::Value;
+
+/// The parsed golden file.
+pub fn golden() -> Value {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/linalg.json");
+    serde_json::from_str(&std::fs::read_to_string(path).expect("golden file")).expect("valid json")
+}
+
+/// The generator's fill formula (`fill` in gen_linalg.py).
+pub fn fill(n: usize, op: usize, kind: &str) -> Vec<i64> {
+    (0..n as i64)
+        .map(|i| {
+            if kind == "big" {
+                ((i * 7919 + 13 + 101 * op as i64) % 200003) - 100000
+            } else {
+                ((i * 7 + 3 + 5 * op as i64) % 11) - 5
+            }
+        })
+        .collect()
+}
+
+pub fn usizes(v: &Value) -> Vec<usize> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as usize)
+        .collect()
+}
+
+/// The base tensor of operand `op` (owned, row-major).
+pub fn base<T: Num>(spec: &Value, op: usize, kind: &str) -> Tensor<T> {
+    let shape = usizes(&spec[0]);
+    let n = shape.iter().product();
+    let data = fill(n, op, kind)
+        .into_iter()
+        .map(|x| T::from_f64(x as f64))
+        .collect();
+    Tensor::from_vec(data, shape).unwrap()
+}
+
+/// Applies the spec's view ops (swap, flip, step, bcast) to `t`.
+pub fn view_of<'a, T: Num>(t: &'a Tensor<T>, spec: &Value) -> TensorView<'a, T> {
+    let mut v = t.view();
+    for o in spec[1].as_array().unwrap() {
+        let name = o[0].as_str().unwrap();
+        v = match name {
+            "swap" => v.swap_axes(-1, -2).unwrap(),
+            "flip" => v.flip(o[1].as_i64().unwrap() as isize).unwrap(),
+            "step" => {
+                let ax = o[1].as_i64().unwrap() as usize;
+                let items: Vec<SliceItem> = (0..v.ndim())
+                    .map(|i| SliceItem::Range {
+                        start: None,
+                        stop: None,
+                        step: if i == ax { 2 } else { 1 },
+                    })
+                    .collect();
+                v.slice(items)
+            }
+            "bcast" => v.broadcast_to(usizes(&o[1])).unwrap(),
+            _ => panic!("unknown view op {name}"),
+        };
+    }
+    v
+}
+
+/// Checks `got` against the case's `shape` and `data` (exact for integers, relative
+/// tolerance `tol` for floats).
+pub fn check<T: Num>(case: &Value, got: &Tensor<T>, tol: f64) {
+    assert_eq!(got.shape(), &usizes(&case["shape"])[..], "shape of {case}");
+    let want = case["data"].as_array().unwrap();
+    assert_eq!(want.len(), got.size());
+    for (g, w) in got.iter().zip(want) {
+        if T::IS_INT {
+            assert_eq!(g.as_i128(), w.as_i64().unwrap() as i128, "case {case}");
+        } else {
+            let (g, w) = (g.as_f64(), w.as_f64().unwrap());
+            assert!(
+                (g - w).abs() <= tol * (1.0 + w.abs()),
+                "case {case}: got {g}, want {w}"
+            );
+        }
+    }
+}
+
+/// The cases of one golden section with one dtype.
+pub fn cases<'g>(g: &'g Value, section: &str, dtype: &'g str) -> impl Iterator<Item = &'g Value> {
+    g[section]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(move |c| c["dtype"] == dtype)
+}
+
+/// The formula-filled base tensors of a case's `operands`.
+pub fn operands<T: Num>(case: &Value) -> Vec<Tensor<T>> {
+    case["operands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .map(|(i, o)| base::<T>(o, i, "small"))
+        .collect()
+}
+
+/// The views a case's `operands` describe, over `bases` from [`operands`].
+pub fn operand_views<'a, T: Num>(bases: &'a [Tensor<T>], case: &Value) -> Vec<TensorView<'a, T>> {
+    let specs = case["operands"].as_array().unwrap();
+    bases
+        .iter()
+        .zip(specs)
+        .map(|(b, s)| view_of(b, s))
+        .collect()
+}
