@@ -1,22 +1,98 @@
 //! # ferrotensor
 //!
 //! N-dimensional tensors for Rust with NumPy's semantics, zero-copy views under Rust's
-//! ownership rules, and kernels that aim at the machine's limits.
+//! ownership rules, and kernels that aim at the machine's limits. Start with
+//! `use ferrotensor::prelude::*;`.
 //!
-//! A tensor is a **layout** (shape, signed strides, offset) over **storage**. View
-//! operations (slice, permute, flip, broadcast, most reshapes) compute only a new layout;
-//! data operations (map, arithmetic, reductions, copies) run through one iteration engine
-//! that coalesces axes, hands kernels contiguous runs and splits large work across
-//! threads.
+//! ## Layout: metadata over memory
+//!
+//! A tensor is a [`layout::Layout`] — shape, signed strides (in elements) and the offset
+//! of element `[0, 0, …]` — over a buffer. Strides may be negative (a flipped axis) or
+//! zero (a broadcast axis). Row-major (C) is the default order; column-major (F) is
+//! supported everywhere an order matters.
 //!
 //! ```
 //! use ferrotensor::prelude::*;
-//! let a = Tensor::<i32, _>::arange(12).into_shape([3, 4]).unwrap();
-//! let v = a.slice(s![1.., ..;-2]);          // a view: rows 1.., every 2nd column reversed
-//! assert_eq!(v.shape(), &[2, 2]);
-//! assert_eq!(v.to_vec(), vec![7, 5, 11, 9]);
-//! println!("{a}");
+//! let a = Tensor::<f32, _>::zeros([2, 3, 4]);
+//! assert_eq!(a.strides(), &[12, 4, 1]);
+//! let f = Tensor::from_vec_order(vec![0.0f32; 24], [2, 3, 4], Order::ColMajor).unwrap();
+//! assert_eq!(f.strides(), &[1, 2, 6]);
+//! assert!(f.is_f_contiguous() && !f.is_contiguous());
 //! ```
+//!
+//! ## Views and data operations
+//!
+//! View operations ([`s!`] slicing, `permute`, `t`, `flip`, `broadcast_to`, `squeeze`,
+//! `reshape` when NumPy would give a view, `rearrange`, …) compute a new layout and never
+//! copy. Data operations (arithmetic, `map`, reductions, `matmul`, `to_owned`) write new
+//! memory through one iteration engine ([`iter`]) that merges contiguous axes, hands
+//! kernels unit-stride runs, tiles transposed operands and splits large work over threads.
+//!
+//! ```
+//! use ferrotensor::prelude::*;
+//! let a = Tensor::<i32, Ix1>::arange(12).into_shape([3, 4]).unwrap();
+//! let v = a.slice(s![1.., ..;-2]);              // a view: same memory
+//! assert_eq!(v.buffer().as_ptr(), a.buffer().as_ptr());
+//! assert_eq!(v.to_vec(), vec![7, 5, 11, 9]);
+//! let doubled = &v * 2;                          // a data operation: new memory
+//! assert_eq!(doubled.to_vec(), vec![14, 10, 22, 18]);
+//! ```
+//!
+//! ## Ownership kinds
+//!
+//! [`Tensor`] owns a `Vec<T>`; [`TensorView`] and [`TensorMut`] borrow; [`TensorCow`]
+//! borrows until written; [`TensorArc`] shares an `Arc` and copies on write only when
+//! shared. All are one type, [`TensorBase`], so every operation works on each; each
+//! conversion documents whether it copies.
+//!
+//! ```
+//! use ferrotensor::prelude::*;
+//! let a = Tensor::<f64, _>::ones([2, 2]);
+//! let p = a.as_ptr();
+//! let shared = a.into_shared();                  // no copy
+//! let twin = shared.clone();                     // no copy: one more reference
+//! assert_eq!(twin.as_ptr(), p);
+//! let owned = shared.into_owned();               // copies: `twin` still shares
+//! assert_ne!(owned.as_ptr(), p);
+//! let cow = owned.reshape([4]).unwrap();         // a borrowed view (no copy)
+//! assert!(cow.is_view());
+//! ```
+//!
+//! ## Errors
+//!
+//! Operations whose success depends on run-time shapes return [`Result`]; the
+//! [`Error`] names the operation and the shapes. Operators and `Index` panic with the
+//! same message and have `try_` twins.
+//!
+//! ```
+//! use ferrotensor::prelude::*;
+//! let a = Tensor::<f64, _>::zeros([2, 3]);
+//! let b = Tensor::<f64, _>::zeros([4, 5]);
+//! let e = a.matmul(&b).unwrap_err();
+//! assert_eq!(e.to_string(), "matmul: shapes (2, 3) and (4, 5) are not aligned: 3 != 4");
+//! assert!(a.try_add(&b).is_err());
+//! ```
+//!
+//! ## Threads
+//!
+//! Large kernels run on rayon's pool; small tensors stay on the calling thread.
+//! [`set_num_threads`] limits every later call, [`with_num_threads`] one scope.
+//!
+//! ```
+//! use ferrotensor::prelude::*;
+//! let a = Tensor::<f32, _>::ones([1024, 1024]);
+//! let s = ferrotensor::with_num_threads(1, || a.sum());
+//! assert_eq!(s, 1048576.0);
+//! ```
+//!
+//! ## Modules
+//!
+//! [`layout`] (shapes, strides, view transforms) · [`storage`] (ownership kinds) ·
+//! [`tensor`] (the type, creation, conversions, views) · [`iter`] (the engine) ·
+//! [`ops`] (element-wise math, operators, comparison, casting) · [`reduce`] ·
+//! [`linalg`] (matmul, einsum, solvers) · [`manip`] (concatenate, pad, gather, sort) ·
+//! [`nn`] (softmax, conv, pooling, `ChwTensor`) · [`io`] (npy/npz/safetensors) ·
+//! [`interop`] (ndarray, serde) · [`display`] (NumPy printing) · [`kernels`].
 #![warn(missing_docs)]
 
 #[doc = include_str!("../README.md")]
