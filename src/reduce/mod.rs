@@ -40,6 +40,7 @@ mod argminmax;
 mod cumulative;
 pub(crate) mod engine;
 mod generic;
+pub(crate) mod kernels;
 mod logical;
 mod minmax;
 mod moments;

@@ -46,17 +46,26 @@ impl<T: Float, F: Fn(T, T) -> T + Sync> Reducer<T> for Centered<'_, T, F> {
         if stride == 1 && os == 1 {
             let row = &buf[off as usize..off as usize + acc.len()];
             let ms = &self.0[o..o + row.len()];
-            super::simd::simd(|| {
-                for ((a, &x), &m) in acc.iter_mut().zip(row).zip(ms) {
-                    *a = *a + (self.1)(x, m);
-                }
-            });
+            super::simd::dispatch(CenteredRowsK(acc, row, ms, &self.1));
         } else {
             for (j, a) in acc.iter_mut().enumerate() {
                 let x = buf[(off + j as isize * stride) as usize];
                 let m = self.0[(o as isize + j as isize * os) as usize];
                 *a = *a + (self.1)(x, m);
             }
+        }
+    }
+}
+
+/// `acc[j] += f(row[j], m[j])` as a vector [`Kernel`](super::simd::Kernel).
+struct CenteredRowsK<'a, T, F>(&'a mut [T], &'a [T], &'a [T], &'a F);
+impl<T: Float, F: Fn(T, T) -> T> super::simd::Kernel for CenteredRowsK<'_, T, F> {
+    type Out = ();
+    #[inline(always)]
+    fn call(self) {
+        let CenteredRowsK(acc, row, ms, f) = self;
+        for ((a, &x), &m) in acc.iter_mut().zip(row).zip(ms) {
+            *a = *a + f(x, m);
         }
     }
 }

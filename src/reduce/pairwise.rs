@@ -48,16 +48,25 @@ pub(crate) fn pairwise_mapped<T: Num, U: Num>(x: &[T], f: &impl Fn(T) -> U) -> U
     if n <= SUB {
         let mut tmp = [U::zero(); SUB];
         let tmp = &mut tmp[..n];
-        super::simd::simd(|| {
-            for (t, &v) in tmp.iter_mut().zip(x) {
-                *t = f(v);
-            }
-        });
+        super::simd::dispatch(MapK(tmp, x, f));
         return pairwise(tmp, &|u: U| u);
     }
     let mut n2 = n / 2;
     n2 -= n2 % 8;
     pairwise_mapped(&x[..n2], f).wadd(pairwise_mapped(&x[n2..], f))
+}
+
+/// `out[i] = f(x[i])` as a vector [`Kernel`](super::simd::Kernel).
+struct MapK<'a, T, U, F>(&'a mut [U], &'a [T], &'a F);
+impl<T: Num, U: Num, F: Fn(T) -> U> super::simd::Kernel for MapK<'_, T, U, F> {
+    type Out = ();
+    #[inline(always)]
+    fn call(self) {
+        let MapK(out, x, f) = self;
+        for (t, &v) in out.iter_mut().zip(x) {
+            *t = f(v);
+        }
+    }
 }
 
 /// A run of at most [`BLOCK`] values: 8 interleaved accumulators, as NumPy.
