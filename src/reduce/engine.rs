@@ -38,6 +38,12 @@ pub(crate) trait Reducer<T: Element>: Sync {
     fn mergeable(&self) -> bool {
         true
     }
+    /// True if the result does not depend on how the reduced range is split (max, min:
+    /// they select an element). Such reductions over a non-innermost axis are split by
+    /// rows, each thread streaming whole contiguous rows, instead of by columns.
+    fn exact(&self) -> bool {
+        false
+    }
     /// Folds the run `buf[off + i·stride]`, `i < len`, into `acc`; `o` is the index of
     /// the output element.
     #[inline]
@@ -289,6 +295,8 @@ impl Split {
             let mut scratch = Vec::new();
             self.kept
                 .for_each_run(|o, l| self.kept_run(r, buf, o, l, &whole, ptr, &mut scratch));
+        } else if !self.inner_mode && r.exact() && self.n_red >= 4 * threads {
+            self.run_split(r, buf, out, total);
         } else if self.n_out >= 4 * threads || !r.mergeable() {
             self.kept.par_for_each_run(0, |o, l| {
                 let mut scratch = Vec::new();

@@ -196,12 +196,44 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg_attr(miri, ignore = "10^7 elements: too slow under Miri (see small_trees)")]
     fn matches_numpy_tree() {
         // 0.1f32 summed 10^7 times: NumPy gives 1000000.125.
         let x = vec![0.1f32; 10_000_000];
         assert_eq!(pairwise(&x, &|v| v), 1_000_000.1);
         assert_eq!(pairwise_par(&x, &|v| v), 1_000_000.1);
         assert_eq!(pairwise_strided(&x, 0, x.len(), 1, &|v| v), 1_000_000.1);
+    }
+
+    /// The tree by its definition, one value at a time.
+    fn reference(x: &[f32]) -> f32 {
+        let n = x.len();
+        if n < 8 {
+            return x.iter().fold(-0.0, |a, &v| a + v);
+        }
+        if n <= BLOCK {
+            let mut r: [f32; 8] = std::array::from_fn(|j| x[j]);
+            for i in (8..n - n % 8).step_by(8) {
+                for j in 0..8 {
+                    r[j] += x[i + j];
+                }
+            }
+            let res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+            return x[n - n % 8..].iter().fold(res, |a, &v| a + v);
+        }
+        let n2 = n / 2 - (n / 2) % 8;
+        reference(&x[..n2]) + reference(&x[n2..])
+    }
+
+    #[test]
+    fn small_trees() {
+        let x: Vec<f32> = (0..700).map(|i| ((i * 7919) % 1000) as f32 * 0.001 - 0.3).collect();
+        for n in [0, 5, 8, 100, 128, 129, 300, 513, 700] {
+            let want = reference(&x[..n]);
+            assert_eq!(pairwise(&x[..n], &|v| v).to_bits(), want.to_bits(), "n {n}");
+            assert_eq!(pairwise_strided(&x, 0, n, 1, &|v| v).to_bits(), want.to_bits());
+            assert_eq!(pairwise_mapped(&x[..n], &|v| v).to_bits(), want.to_bits());
+        }
     }
 
     #[test]

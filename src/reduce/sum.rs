@@ -388,3 +388,25 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         spec.finish(v, keepdims, "nanmean")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::prelude::*;
+    use half::{bf16, f16};
+
+    #[test]
+    fn half_sums_use_f32() {
+        // 300 · f16(0.1) in f32 is 29.99..., rounded once: 30. An f16 accumulator
+        // along a column (as NumPy's axis-0 loop) would drift.
+        let a = Tensor::<f16, _>::full([300], f16::from_f32(0.1));
+        assert_eq!(a.sum(), f16::from_f32(30.0));
+        assert_eq!(a.mean(), f16::from_f32(0.1));
+        let b = a.reshape([100, 3]).unwrap();
+        let col = f16::from_f32(100.0 * f16::from_f32(0.1).to_f32());
+        assert_eq!(b.sum_axes(&[0], false).unwrap().to_vec(), vec![col; 3]);
+        assert_eq!(b.var_axes(&[0], false, 0).unwrap().to_vec(), vec![f16::ZERO; 3]);
+        let c = Tensor::<bf16, _>::full([300], bf16::from_f32(0.1));
+        assert_eq!(c.sum(), bf16::from_f32(300.0 * bf16::from_f32(0.1).to_f32()));
+        assert_eq!(Tensor::from_vec(vec![1.0f32, 2.0], [2]).unwrap().sum(), 3.0);
+    }
+}
