@@ -38,12 +38,6 @@ pub(crate) trait Reducer<T: Element>: Sync {
     fn mergeable(&self) -> bool {
         true
     }
-    /// True if the result does not depend on how the reduced range is split (max, min:
-    /// they select an element). Such reductions over a non-innermost axis are split by
-    /// rows, each thread streaming whole contiguous rows, instead of by columns.
-    fn exact(&self) -> bool {
-        false
-    }
     /// Folds the run `buf[off + i·stride]`, `i < len`, into `acc`; `o` is the index of
     /// the output element.
     #[inline]
@@ -172,6 +166,12 @@ pub(crate) fn lanes_inner<T: Element, R: Reducer<T> + ?Sized>(r: &R, acc: R::Acc
     r.merge(acc, tail)
 }
 
+/// How many rows ahead the row-accumulate loop prefetches.
+const PF_ROWS: isize = 2;
+/// The row-accumulate loop prefetches pieces of rows up to this size (longer pieces
+/// are streams the hardware prefetcher follows by itself).
+const PF_MAX_BYTES: usize = 4096;
+
 /// A layout split into kept and reduced axes, each coalesced.
 pub(crate) struct Split {
     kept: Plan<2>,
@@ -262,8 +262,17 @@ impl Split {
             let (i0, o0) = (io + b0 as isize * ks, oo + b0 as isize * kos);
             scratch.clear();
             scratch.extend((0..bl as isize).map(|j| start(i0 + j * ks)));
+            let row_bytes = bl * std::mem::size_of::<T>();
             self.red.for_runs(part.0.clone(), part.1.clone(), &mut |[ro], rl| {
                 for i in 0..rl as isize {
+                    if ks == 1 && row_bytes <= PF_MAX_BYTES && i + PF_ROWS < rl as isize {
+                        // Short contiguous pieces of far-apart rows: fetch the piece of
+                        // a later row ahead (the hardware prefetcher restarts per piece).
+                        let p = buf.as_ptr().wrapping_offset(i0 + ro + (i + PF_ROWS) * rs) as *const u8;
+                        for b in (0..row_bytes).step_by(64) {
+                            super::pairwise::prefetch(p.wrapping_add(b));
+                        }
+                    }
                     r.rows(scratch, o0 as usize, kos, buf, i0 + ro + i * rs, ks);
                 }
             });
@@ -295,8 +304,6 @@ impl Split {
             let mut scratch = Vec::new();
             self.kept
                 .for_each_run(|o, l| self.kept_run(r, buf, o, l, &whole, ptr, &mut scratch));
-        } else if !self.inner_mode && r.exact() && self.n_red >= 4 * threads {
-            self.run_split(r, buf, out, total);
         } else if self.n_out >= 4 * threads || !r.mergeable() {
             self.kept.par_for_each_run(0, |o, l| {
                 let mut scratch = Vec::new();

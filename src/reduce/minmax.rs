@@ -40,9 +40,6 @@ impl<T: Element + PartialOrd, const MAX: bool, const SKIP: bool> Reducer<T> for 
     fn merge(&self, a: T, b: T) -> T {
         self.step(a, b)
     }
-    fn exact(&self) -> bool {
-        true
-    }
     #[inline]
     fn run(&self, acc: T, _o: usize, buf: &[T], off: isize, len: usize, stride: isize) -> T {
         if stride == 1 {
