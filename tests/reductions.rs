@@ -270,3 +270,64 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn half_sums_accumulate_in_f32_and_round_once() {
+    use half::{bf16, f16};
+    // NumPy 2.4: np.full(10000, 0.1, np.float16).sum() == 1e3 and .mean() == 0.1; an f16
+    // accumulator would stall near 256.
+    let a = Tensor::<f16, _>::full([10_000], f16::from_f32(0.1));
+    assert_eq!(a.sum(), f16::from_f32(1000.0));
+    assert_eq!(a.mean(), f16::from_f32(0.1));
+    assert_eq!(a.nansum(), f16::from_f32(1000.0));
+    // Also over a non-innermost axis (NumPy rounds to float16 per row there and gives
+    // 256 for this column; ferrotensor rounds once).
+    let b = a.reshape([2500, 4]).unwrap();
+    let col = f16::from_f32(2500.0 * f16::from_f32(0.1).to_f32());
+    assert_eq!(b.sum_axes(&[0], false).unwrap().to_vec(), vec![col; 4]);
+    assert_eq!(
+        b.sum_axes(&[1], false).unwrap().to_vec()[0],
+        f16::from_f32(0.4)
+    );
+    assert_eq!(b.t().sum(), f16::from_f32(1000.0));
+    // var/std/mean as NumPy: y = tile([0.1, 0.3], 5000) gives 0.01001, 0.10004, 0.2.
+    let y = Tensor::from_shape_fn([10_000], |i: &[usize]| {
+        f16::from_f32(if i[0] % 2 == 0 { 0.1 } else { 0.3 })
+    });
+    assert_eq!(y.mean(), f16::from_f32(0.2));
+    assert_eq!(y.var(0), f16::from_f32(0.01001));
+    assert_eq!(y.std(0), f16::from_f32(0.10004));
+    assert_eq!(y.var_axes(&[0], false, 0).unwrap().to_vec(), vec![y.var(0)]);
+    // nanmean/nansum: NumPy gives 0.2 and 1.2e3.
+    let z = Tensor::from_shape_fn([9_000], |i: &[usize]| {
+        f16::from_f32([0.1, f32::NAN, 0.3][i[0] % 3])
+    });
+    assert_eq!(z.nanmean(), f16::from_f32(0.2));
+    assert_eq!(z.nansum(), f16::from_f32(1200.0));
+    assert_eq!(
+        z.nanmean_axes(&[0], true).unwrap().to_vec(),
+        vec![f16::from_f32(0.2)]
+    );
+    // L2 norm: squares and sum in f32 (sqrt(10000 · 0.1²) = 10).
+    assert_eq!(a.norm(NormOrd::L2), f16::from_f32(10.0));
+    // Overflow only at the final rounding, as NumPy's float16 sums.
+    let big = Tensor::<f16, _>::full([3], f16::from_f32(40_000.0));
+    assert!(big.sum().is_infinite());
+    assert_eq!(big.mean(), f16::from_f32(40_000.0));
+    // bf16 likewise (no NumPy type): 10000 · bf16(0.1) = 1000.977 in f32 → 1000.0.
+    let c = Tensor::<bf16, _>::full([10_000], bf16::from_f32(0.1));
+    assert_eq!(c.sum(), bf16::from_f32(1000.977));
+    assert_eq!(c.mean(), bf16::from_f32(0.1));
+    assert_eq!(
+        c.sum_axes(&[0], false).unwrap().to_vec(),
+        vec![bf16::from_f32(1000.977)]
+    );
+    // Thread-count independence holds for half sums too.
+    assert_eq!(
+        ferrotensor::with_num_threads(1, || b.sum_axes(&[0], false).unwrap().to_vec()),
+        vec![col; 4]
+    );
+    // Integer accumulation into f16 via sum_as also goes through f32.
+    let ints = Tensor::<i32, _>::ones([5000]);
+    assert_eq!(ints.sum_as::<f16>(), f16::from_f32(5000.0));
+}

@@ -2,6 +2,7 @@
 //! (NaN skipped; all-NaN is an error, as NumPy's `ValueError`), flat or along an axis.
 
 use super::engine::lanes_inner;
+use super::kernels;
 use super::minmax::Ext;
 use crate::element::Element;
 use crate::error::{Error, Result, fmt_shape};
@@ -26,7 +27,34 @@ fn pick<T: PartialOrd, const MAX: bool, const SKIP: bool>(best: T, x: T) -> bool
 /// `(value, index)` of the first extremum of a non-empty contiguous run. Blocks are
 /// reduced with vector lanes; only a block that improves on the best is searched.
 fn scan<T: Element + PartialOrd, const MAX: bool, const SKIP: bool>(x: &[T]) -> (T, usize) {
-    super::simd::simd(|| scan_inner::<T, MAX, SKIP>(x))
+    super::simd::dispatch(ScanK::<T, MAX, SKIP>(x))
+}
+
+/// [`scan_inner`] as a vector [`Kernel`](super::simd::Kernel).
+struct ScanK<'a, T, const MAX: bool, const SKIP: bool>(&'a [T]);
+impl<T: Element + PartialOrd, const MAX: bool, const SKIP: bool> super::simd::Kernel for ScanK<'_, T, MAX, SKIP> {
+    type Out = (T, usize);
+    #[inline(always)]
+    fn call(self) -> (T, usize) {
+        scan_inner::<T, MAX, SKIP>(self.0)
+    }
+}
+
+/// One row step of the arg-extremum over a non-innermost axis: `vals[j]`, `idx[j]`
+/// take `xs[j]`, `r` where it is better, as a vector [`Kernel`](super::simd::Kernel).
+struct ArgRowsK<'a, T, const MAX: bool, const SKIP: bool>(&'a mut [T], &'a mut [usize], &'a [T], usize);
+impl<T: Element + PartialOrd, const MAX: bool, const SKIP: bool> super::simd::Kernel for ArgRowsK<'_, T, MAX, SKIP> {
+    type Out = ();
+    #[inline(always)]
+    fn call(self) {
+        let ArgRowsK(vals, idx, xs, r) = self;
+        for ((v, ix), &x) in vals.iter_mut().zip(idx.iter_mut()).zip(xs) {
+            if pick::<T, MAX, SKIP>(*v, x) {
+                *v = x;
+                *ix = r;
+            }
+        }
+    }
 }
 
 #[inline(always)]
@@ -34,14 +62,13 @@ fn scan_inner<T: Element + PartialOrd, const MAX: bool, const SKIP: bool>(x: &[T
     const B: usize = 1024;
     let (mut best, mut bi) = (x[0], 0);
     for (b, blk) in x.chunks(B).enumerate() {
-        let m = lanes_inner(&Ext::<MAX, SKIP>, blk[0], blk);
+        let m = kernels::ext_inline::<T, MAX, SKIP>(blk).unwrap_or_else(|| lanes_inner(&Ext::<MAX, SKIP>, blk[0], blk));
         if pick::<T, MAX, SKIP>(best, m) {
             #[allow(clippy::eq_op)]
             let m_nan = m != m;
             #[allow(clippy::eq_op)]
-            let p = blk
-                .iter()
-                .position(|&v| v == m || (m_nan && v != v))
+            let p = kernels::find_inline(blk, m)
+                .or_else(|| blk.iter().position(|&v| v == m || (m_nan && v != v)))
                 .expect("the block extremum is in the block");
             best = m;
             bi = b * B + p;
@@ -183,14 +210,7 @@ impl<T: Element + PartialOrd, S: Storage<Elem = T>, D: Dimension> TensorBase<S, 
                         let row = i0 + r as isize * sa;
                         if kis == 1 {
                             let xs = &buf[row as usize..row as usize + bl];
-                            super::simd::simd(|| {
-                                for ((v, ix), &x) in vals.iter_mut().zip(idx.iter_mut()).zip(xs) {
-                                    if pick::<T, MAX, SKIP>(*v, x) {
-                                        *v = x;
-                                        *ix = r;
-                                    }
-                                }
-                            });
+                            super::simd::dispatch(ArgRowsK::<T, MAX, SKIP>(&mut vals, &mut idx, xs, r));
                         } else {
                             for (j, (v, ix)) in vals.iter_mut().zip(idx.iter_mut()).enumerate() {
                                 let x = buf[(row + j as isize * kis) as usize];

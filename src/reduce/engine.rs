@@ -16,6 +16,7 @@
 //! only on the shape, and the partial results are merged in order — so results never
 //! depend on the thread count.
 
+use super::simd::{Kernel, dispatch};
 use crate::element::Element;
 use crate::iter::{PARALLEL_THRESHOLD, Plan, SendPtr};
 use std::ops::Range;
@@ -42,11 +43,7 @@ pub(crate) trait Reducer<T: Element>: Sync {
     #[inline]
     fn run(&self, acc: Self::Acc, o: usize, buf: &[T], off: isize, len: usize, stride: isize) -> Self::Acc {
         let _ = o;
-        if stride == 1 && self.mergeable() {
-            lanes(self, acc, &buf[off as usize..off as usize + len])
-        } else {
-            (0..len).fold(acc, |a, i| self.step(a, buf[(off + i as isize * stride) as usize]))
-        }
+        run_default(self, acc, buf, off, len, stride)
     }
     /// [`Reducer::run`] for one long run, possibly on several threads (the result must
     /// not depend on the thread count).
@@ -73,17 +70,43 @@ pub(crate) trait Reducer<T: Element>: Sync {
     #[inline]
     fn rows(&self, acc: &mut [Self::Acc], o: usize, os: isize, buf: &[T], off: isize, stride: isize) {
         let _ = (o, os);
-        if stride == 1 {
-            let row = &buf[off as usize..off as usize + acc.len()];
-            super::simd::simd(|| {
-                for (a, &x) in acc.iter_mut().zip(row) {
-                    *a = self.step(*a, x);
-                }
-            });
-        } else {
-            for (j, a) in acc.iter_mut().enumerate() {
-                *a = self.step(*a, buf[(off + j as isize * stride) as usize]);
-            }
+        rows_default(self, acc, buf, off, stride)
+    }
+}
+
+/// The default [`Reducer::run`]: vector lanes over a contiguous run of a mergeable
+/// reducer, a sequential fold otherwise.
+#[inline]
+pub(crate) fn run_default<T: Element, R: Reducer<T> + ?Sized>(
+    r: &R,
+    acc: R::Acc,
+    buf: &[T],
+    off: isize,
+    len: usize,
+    stride: isize,
+) -> R::Acc {
+    if stride == 1 && r.mergeable() {
+        lanes(r, acc, &buf[off as usize..off as usize + len])
+    } else {
+        (0..len).fold(acc, |a, i| r.step(a, buf[(off + i as isize * stride) as usize]))
+    }
+}
+
+/// The default [`Reducer::rows`]: `acc[j] = step(acc[j], buf[off + j·stride])`.
+#[inline]
+pub(crate) fn rows_default<T: Element, R: Reducer<T> + ?Sized>(
+    r: &R,
+    acc: &mut [R::Acc],
+    buf: &[T],
+    off: isize,
+    stride: isize,
+) {
+    if stride == 1 {
+        let row = &buf[off as usize..off as usize + acc.len()];
+        dispatch(RowsK(r, acc, row));
+    } else {
+        for (j, a) in acc.iter_mut().enumerate() {
+            *a = r.step(*a, buf[(off + j as isize * stride) as usize]);
         }
     }
 }
@@ -92,7 +115,30 @@ pub(crate) trait Reducer<T: Element>: Sync {
 /// merges them in a fixed tree.
 #[inline]
 pub(crate) fn lanes<T: Element, R: Reducer<T> + ?Sized>(r: &R, acc: R::Acc, x: &[T]) -> R::Acc {
-    super::simd::simd(|| lanes_inner(r, acc, x))
+    dispatch(LanesK(r, acc, x))
+}
+
+/// [`lanes_inner`] as a vector [`Kernel`].
+struct LanesK<'a, T: Element, R: Reducer<T> + ?Sized>(&'a R, R::Acc, &'a [T]);
+impl<T: Element, R: Reducer<T> + ?Sized> Kernel for LanesK<'_, T, R> {
+    type Out = R::Acc;
+    #[inline(always)]
+    fn call(self) -> R::Acc {
+        lanes_inner(self.0, self.1, self.2)
+    }
+}
+
+/// `acc[j] = step(acc[j], row[j])` as a vector [`Kernel`].
+struct RowsK<'a, T: Element, R: Reducer<T> + ?Sized>(&'a R, &'a mut [R::Acc], &'a [T]);
+impl<T: Element, R: Reducer<T> + ?Sized> Kernel for RowsK<'_, T, R> {
+    type Out = ();
+    #[inline(always)]
+    fn call(self) {
+        let RowsK(r, acc, row) = self;
+        for (a, &x) in acc.iter_mut().zip(row) {
+            *a = r.step(*a, x);
+        }
+    }
 }
 
 #[inline(always)]
@@ -119,6 +165,12 @@ pub(crate) fn lanes_inner<T: Element, R: Reducer<T> + ?Sized>(r: &R, acc: R::Acc
     let tail = rest.iter().fold(l[0], |a, &v| r.step(a, v));
     r.merge(acc, tail)
 }
+
+/// How many rows ahead the row-accumulate loop prefetches.
+const PF_ROWS: isize = 2;
+/// The row-accumulate loop prefetches pieces of rows up to this size (longer pieces
+/// are streams the hardware prefetcher follows by itself).
+const PF_MAX_BYTES: usize = 4096;
 
 /// A layout split into kept and reduced axes, each coalesced.
 pub(crate) struct Split {
@@ -210,8 +262,17 @@ impl Split {
             let (i0, o0) = (io + b0 as isize * ks, oo + b0 as isize * kos);
             scratch.clear();
             scratch.extend((0..bl as isize).map(|j| start(i0 + j * ks)));
+            let row_bytes = bl * std::mem::size_of::<T>();
             self.red.for_runs(part.0.clone(), part.1.clone(), &mut |[ro], rl| {
                 for i in 0..rl as isize {
+                    if ks == 1 && row_bytes <= PF_MAX_BYTES && i + PF_ROWS < rl as isize {
+                        // Short contiguous pieces of far-apart rows: fetch the piece of
+                        // a later row ahead (the hardware prefetcher restarts per piece).
+                        let p = buf.as_ptr().wrapping_offset(i0 + ro + (i + PF_ROWS) * rs) as *const u8;
+                        for b in (0..row_bytes).step_by(64) {
+                            super::pairwise::prefetch(p.wrapping_add(b));
+                        }
+                    }
                     r.rows(scratch, o0 as usize, kos, buf, i0 + ro + i * rs, ks);
                 }
             });

@@ -1,6 +1,7 @@
 //! Maximum, minimum (NaN-propagating and NaN-skipping) and peak-to-peak.
 
-use super::engine::Reducer;
+use super::engine::{Reducer, rows_default, run_default};
+use super::kernels;
 use crate::element::{Element, Num};
 use crate::error::Result;
 use crate::layout::{Dimension, IxDyn};
@@ -38,6 +39,23 @@ impl<T: Element + PartialOrd, const MAX: bool, const SKIP: bool> Reducer<T> for 
     #[inline(always)]
     fn merge(&self, a: T, b: T) -> T {
         self.step(a, b)
+    }
+    #[inline]
+    fn run(&self, acc: T, _o: usize, buf: &[T], off: isize, len: usize, stride: isize) -> T {
+        if stride == 1 {
+            let x = &buf[off as usize..off as usize + len];
+            if let Some(m) = kernels::ext::<T, MAX, SKIP>(x) {
+                return self.merge(acc, m);
+            }
+        }
+        run_default(self, acc, buf, off, len, stride)
+    }
+    #[inline]
+    fn rows(&self, acc: &mut [T], _o: usize, _os: isize, buf: &[T], off: isize, stride: isize) {
+        if stride == 1 && kernels::rows::<T, MAX, SKIP>(acc, &buf[off as usize..off as usize + acc.len()]) {
+            return;
+        }
+        rows_default(self, acc, buf, off, stride)
     }
 }
 

@@ -14,6 +14,7 @@
 //! | ties | first occurrence; flat indices are into the row-major flattening |
 //! | integers | `sum`/`prod` keep the type and wrap (NumPy's `dtype=a.dtype`); `sum_as::<i64>()` accumulates in another type; `mean_as::<f64>()` is the float mean |
 //! | accuracy | float sums are pairwise along the contiguous run, with NumPy's tree (see *Accuracy* below) |
+//! | f16, bf16 | sums (also in `mean`, `nansum`, `nanmean`, `var`/`std`, L1/L2 norms, `logsumexp`) accumulate in f32 and round once per result, as NumPy's float16 loops do |
 //!
 //! # Accuracy
 //!
@@ -25,6 +26,13 @@
 //! rows in order (`acc[j] += row[j]`), which is also what NumPy does. Parallel runs
 //! split the same tree or merge shape-determined pieces in order, so results do not
 //! depend on the number of threads.
+//!
+//! f16 and bf16 values are summed in f32 (NumPy's float16 add loop also accumulates in
+//! float) and each result is rounded to the element type once: `mean` divides in f32
+//! before rounding (NumPy's `mean` of float16 does the same); `var` forms deviations
+//! and squares in the element type, as NumPy, and sums them in f32. Over a
+//! non-innermost axis NumPy rounds its float16 accumulator after every row (10⁴ × 0.1
+//! down a column gives 256 there); ferrotensor keeps f32 and gives 1000.
 //!
 //! ```
 //! use ferrotensor::prelude::*;
@@ -40,6 +48,7 @@ mod argminmax;
 mod cumulative;
 pub(crate) mod engine;
 mod generic;
+pub(crate) mod kernels;
 mod logical;
 mod minmax;
 mod moments;

@@ -4,7 +4,7 @@
 use super::Spec;
 use super::engine::Reducer;
 use super::pairwise::{pairwise_mapped, pairwise_strided};
-use super::sum::SumOf;
+use super::sum::is_half;
 use crate::element::Float;
 use crate::error::Result;
 use crate::layout::{Dimension, IxDyn};
@@ -12,27 +12,28 @@ use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 
 /// Pairwise sum of `f(x, c[o])`, `c[o]` being a per-output centre (the mean for the
-/// variance, the maximum for `logsumexp`).
+/// variance, the maximum for `logsumexp`), accumulated in `f`'s result type `A` (f32
+/// for f16/bf16 elements).
 pub(crate) struct Centered<'m, T, F>(pub &'m [T], pub F);
 
-impl<T: Float, F: Fn(T, T) -> T + Sync> Reducer<T> for Centered<'_, T, F> {
-    type Acc = T;
-    fn identity(&self) -> Option<T> {
-        Some(T::zero())
+impl<T: Float, A: Float, F: Fn(T, T) -> A + Sync> Reducer<T> for Centered<'_, T, F> {
+    type Acc = A;
+    fn identity(&self) -> Option<A> {
+        Some(A::zero())
     }
     // `lift` and `step` do not know the output's centre; the engine reaches them only
     // through the default `run`/`rows` (overridden here) or without an identity.
-    fn lift(&self, _x: T) -> T {
+    fn lift(&self, _x: T) -> A {
         unreachable!("Centered has an identity")
     }
-    fn step(&self, _acc: T, _x: T) -> T {
+    fn step(&self, _acc: A, _x: T) -> A {
         unreachable!("Centered overrides run and rows")
     }
     #[inline(always)]
-    fn merge(&self, a: T, b: T) -> T {
+    fn merge(&self, a: A, b: A) -> A {
         a + b
     }
-    fn run(&self, acc: T, o: usize, buf: &[T], off: isize, len: usize, stride: isize) -> T {
+    fn run(&self, acc: A, o: usize, buf: &[T], off: isize, len: usize, stride: isize) -> A {
         let m = self.0[o];
         let g = &self.1;
         let f = move |x: T| g(x, m);
@@ -42,15 +43,11 @@ impl<T: Float, F: Fn(T, T) -> T + Sync> Reducer<T> for Centered<'_, T, F> {
             acc + pairwise_strided(buf, off, len, stride, &f)
         }
     }
-    fn rows(&self, acc: &mut [T], o: usize, os: isize, buf: &[T], off: isize, stride: isize) {
+    fn rows(&self, acc: &mut [A], o: usize, os: isize, buf: &[T], off: isize, stride: isize) {
         if stride == 1 && os == 1 {
             let row = &buf[off as usize..off as usize + acc.len()];
             let ms = &self.0[o..o + row.len()];
-            super::simd::simd(|| {
-                for ((a, &x), &m) in acc.iter_mut().zip(row).zip(ms) {
-                    *a = *a + (self.1)(x, m);
-                }
-            });
+            super::simd::dispatch(CenteredRowsK(acc, row, ms, &self.1));
         } else {
             for (j, a) in acc.iter_mut().enumerate() {
                 let x = buf[(off + j as isize * stride) as usize];
@@ -61,16 +58,40 @@ impl<T: Float, F: Fn(T, T) -> T + Sync> Reducer<T> for Centered<'_, T, F> {
     }
 }
 
+/// `acc[j] += f(row[j], m[j])` as a vector [`Kernel`](super::simd::Kernel).
+struct CenteredRowsK<'a, T, A, F>(&'a mut [A], &'a [T], &'a [T], &'a F);
+impl<T: Float, A: Float, F: Fn(T, T) -> A> super::simd::Kernel for CenteredRowsK<'_, T, A, F> {
+    type Out = ();
+    #[inline(always)]
+    fn call(self) {
+        let CenteredRowsK(acc, row, ms, f) = self;
+        for ((a, &x), &m) in acc.iter_mut().zip(row).zip(ms) {
+            *a = *a + f(x, m);
+        }
+    }
+}
+
 impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// Variances over `axes` (`None`: all), one per output in row-major order.
     fn var_raw(&self, axes: Option<&[isize]>, ddof: usize, op: &'static str) -> Result<(Vec<T>, Spec)> {
         let spec = Spec::new(self.shape(), axes, op)?;
         let n = spec.n_red;
-        let sums = self.reduce_raw(&spec, &SumOf::new(|x: T| x), false, op)?;
-        let means: Vec<T> = sums.into_iter().map(|s| s / T::from_usize(n)).collect();
-        let sq = self.reduce_raw(&spec, &Centered(&means, |x: T, m: T| (x - m) * (x - m)), false, op)?;
-        let div = T::from_usize(n.saturating_sub(ddof));
-        Ok((sq.into_iter().map(|s| s / div).collect(), spec))
+        let means = self
+            .sums(&spec, |x: T| x, op)?
+            .finish(|s, _| s / T::from_usize(n), |s, _| s / n as f32);
+        let dof = n.saturating_sub(ddof);
+        let v = if is_half::<T>() {
+            // f16/bf16: deviations and squares in the element type (as NumPy), their
+            // sum in f32, rounded once.
+            let sq = |x: T, m: T| ((x - m) * (x - m)).to_f32();
+            let s = self.reduce_raw(&spec, &Centered(&means, sq), false, op)?;
+            s.into_iter().map(|s| T::from_f32(s / dof as f32)).collect()
+        } else {
+            let s = self.reduce_raw(&spec, &Centered(&means, |x: T, m: T| (x - m) * (x - m)), false, op)?;
+            let div = T::from_usize(dof);
+            s.into_iter().map(|s| s / div).collect()
+        };
+        Ok((v, spec))
     }
 
     /// Variance of all elements with `ddof` delta degrees of freedom: the sum of squared

@@ -4,7 +4,7 @@ use super::Spec;
 use super::logical::MapFold;
 use super::minmax::Ext;
 use super::moments::Centered;
-use super::sum::SumOf;
+use super::sum::{SumOf, is_half};
 use crate::element::Float;
 use crate::error::Result;
 use crate::layout::{Dimension, IxDyn};
@@ -40,8 +40,14 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     fn norm_impl(&self, ord: NormOrd, axes: Option<&[isize]>, keepdims: bool) -> Result<Tensor<T, IxDyn>> {
         let op = "norm";
         match ord {
-            NormOrd::L1 => self.reduce_map(axes, keepdims, &SumOf::new(|x: T| x.abs()), op, |a, _| a),
-            NormOrd::L2 => self.reduce_map(axes, keepdims, &SumOf::new(|x: T| x * x), op, |a: T, _| a.sqrt()),
+            NormOrd::L1 => self.sum_map(axes, keepdims, |x: T| x.abs(), op, |a, _| a, |a, _| a),
+            NormOrd::L2 if is_half::<T>() => {
+                // f16/bf16: squares and their sum in f32 (NumPy's float16 `dot`
+                // multiplies and accumulates in float), rounded once.
+                let sq = SumOf::new(|x: T| x.to_f32() * x.to_f32());
+                self.reduce_map(axes, keepdims, &sq, op, |a: f32, _| T::from_f32(a.sqrt()))
+            }
+            NormOrd::L2 => self.sum_map(axes, keepdims, |x: T| x * x, op, |a: T, _| a.sqrt(), |a, _| a.sqrt()),
             NormOrd::Inf => self.reduce_map(
                 axes,
                 keepdims,
@@ -91,13 +97,19 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             .into_iter()
             .map(|m| if m.is_finite() { m } else { T::zero() })
             .collect();
-        let s = self.reduce_raw(
-            &spec,
-            &Centered(&m, |x: T, m: T| super::simd::fast_exp(x - m)),
-            false,
-            op,
-        )?;
-        let data = s.into_iter().zip(&m).map(|(s, &m)| s.ln() + m).collect();
+        let data = if is_half::<T>() {
+            // f16/bf16: the sum of exponentials in f32, the result rounded once.
+            let e = |x: T, m: T| super::simd::fast_exp(x - m).to_f32();
+            let s = self.reduce_raw(&spec, &Centered(&m, e), false, op)?;
+            s.into_iter()
+                .zip(&m)
+                .map(|(s, &m)| T::from_f32(s.ln() + m.to_f32()))
+                .collect()
+        } else {
+            let e = |x: T, m: T| super::simd::fast_exp(x - m);
+            let s = self.reduce_raw(&spec, &Centered(&m, e), false, op)?;
+            s.into_iter().zip(&m).map(|(s, &m)| s.ln() + m).collect()
+        };
         spec.finish(data, keepdims, op)
     }
 

@@ -1,13 +1,17 @@
 //! Sums, products and means (plain, NaN-skipping, and in a wider accumulator type).
 
+use super::Spec;
 use super::engine::{Reducer, lanes};
+use super::kernels::cast_val;
 use super::pairwise::{pairwise, pairwise_par, pairwise_strided};
 use crate::element::{Float, Num};
 use crate::error::Result;
 use crate::layout::{Dimension, IxDyn};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
+use half::{bf16, f16};
 use num_traits::AsPrimitive;
+use std::any::TypeId;
 use std::marker::PhantomData;
 
 /// Pairwise sum of `f(x)`: the reducer behind every float sum.
@@ -53,6 +57,49 @@ impl<T: Num, U: Num, F: Fn(T) -> U + Sync> Reducer<T> for SumOf<T, U, F> {
     }
 }
 
+/// `u` as f32 if `U` is f16 or bf16.
+#[inline(always)]
+pub(crate) fn half_to_f32<U: 'static + Copy>(u: U) -> Option<f32> {
+    cast_val::<U, f16>(u)
+        .map(f16::to_f32)
+        .or_else(|| cast_val::<U, bf16>(u).map(bf16::to_f32))
+}
+
+/// True for f16 and bf16: their sums accumulate in f32 (see [`Sums`]).
+#[inline(always)]
+pub(crate) fn is_half<U: 'static>() -> bool {
+    TypeId::of::<U>() == TypeId::of::<f16>() || TypeId::of::<U>() == TypeId::of::<bf16>()
+}
+
+/// `x` rounded to `U`, which must be f16 or bf16.
+#[inline(always)]
+fn f32_to_half<U: 'static + Copy>(x: f32) -> U {
+    cast_val::<f16, U>(f16::from_f32(x))
+        .or_else(|| cast_val::<bf16, U>(bf16::from_f32(x)))
+        .expect("f32_to_half is only called for f16 and bf16")
+}
+
+/// Per-output sums: in the element type, or in f32 for f16/bf16 results (NumPy's
+/// float16 loops accumulate in float); each is rounded once, by [`Sums::finish`].
+pub(crate) enum Sums<U> {
+    Plain(Vec<U>),
+    Wide(Vec<f32>),
+}
+
+impl<U: Num> Sums<U> {
+    /// Output `o` is `fin(sum, o)`, or for f16/bf16 `fin32(sum, o)` rounded to `U`.
+    pub(crate) fn finish(self, fin: impl Fn(U, usize) -> U, fin32: impl Fn(f32, usize) -> f32) -> Vec<U> {
+        match self {
+            Sums::Plain(v) => v.into_iter().enumerate().map(|(o, s)| fin(s, o)).collect(),
+            Sums::Wide(v) => v
+                .into_iter()
+                .enumerate()
+                .map(|(o, s)| f32_to_half(fin32(s, o)))
+                .collect(),
+        }
+    }
+}
+
 /// Product (wrapping for integers).
 struct Prod;
 impl<T: Num> Reducer<T> for Prod {
@@ -89,12 +136,58 @@ fn id<T>(x: T) -> T {
 fn zero_nan<T: Float>(x: T) -> T {
     if x.is_nan() { T::zero() } else { x }
 }
+/// The mean from an f32 sum (for f16/bf16, as NumPy's `mean` of float16: sum and divide
+/// in float32, then round once).
+#[inline(always)]
+fn mean32(s: f32, n: usize) -> f32 {
+    s / n as f32
+}
 #[inline(always)]
 fn not_nan<T: Float>(x: T) -> usize {
     usize::from(!x.is_nan())
 }
 
 impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
+    /// Pairwise sums of `f(x)` per output of `spec` ([`Sums`]: in f32 for f16/bf16).
+    pub(crate) fn sums<U: Num>(&self, spec: &Spec, f: impl Fn(T) -> U + Sync, op: &'static str) -> Result<Sums<U>> {
+        if is_half::<U>() {
+            let wide = move |x: T| half_to_f32(f(x)).unwrap_or(0.0);
+            return Ok(Sums::Wide(self.reduce_raw(spec, &SumOf::new(wide), false, op)?));
+        }
+        Ok(Sums::Plain(self.reduce_raw(spec, &SumOf::new(f), false, op)?))
+    }
+
+    /// [`TensorBase::sums`] over `axes` (`None`: all), finished per output by `fin` /
+    /// `fin32` from the sum and the reduced count.
+    pub(crate) fn sum_map<U: Num>(
+        &self,
+        axes: Option<&[isize]>,
+        keepdims: bool,
+        f: impl Fn(T) -> U + Sync,
+        op: &'static str,
+        fin: impl Fn(U, usize) -> U,
+        fin32: impl Fn(f32, usize) -> f32,
+    ) -> Result<Tensor<U, IxDyn>> {
+        let spec = Spec::new(self.shape(), axes, op)?;
+        let n = spec.n_red;
+        let v = self.sums(&spec, f, op)?.finish(|s, _| fin(s, n), |s, _| fin32(s, n));
+        spec.finish(v, keepdims, op)
+    }
+
+    /// [`TensorBase::sum_map`] over all axes: the single result.
+    pub(crate) fn sum_all<U: Num>(
+        &self,
+        f: impl Fn(T) -> U + Sync,
+        op: &'static str,
+        fin: impl Fn(U, usize) -> U,
+        fin32: impl Fn(f32, usize) -> f32,
+    ) -> U {
+        let spec = Spec::new(self.shape(), None, op).expect("no axes to check");
+        let n = spec.n_red;
+        let v = self.sums(&spec, f, op).expect("sums have an identity");
+        v.finish(|s, _| fin(s, n), |s, _| fin32(s, n))[0]
+    }
+
     /// Sum of all elements (0 for an empty tensor). Integers keep their type and wrap
     /// (NumPy's `a.sum(dtype=a.dtype)`); floats are summed pairwise like NumPy.
     ///
@@ -105,8 +198,7 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(Tensor::from_vec(vec![i8::MAX, 1], [2]).unwrap().sum(), i8::MIN);
     /// ```
     pub fn sum(&self) -> T {
-        self.reduce_all(&SumOf::new(id::<T>), "sum", |a, _| a)
-            .expect("sum has an identity")
+        self.sum_all(id::<T>, "sum", |a, _| a, |a, _| a)
     }
 
     /// Sum over `axes` (negative axes count from the end; `&[]` reduces nothing).
@@ -119,7 +211,7 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert!(a.sum_axes(&[0, 0], false).is_err());
     /// ```
     pub fn sum_axes(&self, axes: &[isize], keepdims: bool) -> Result<Tensor<T, IxDyn>> {
-        self.reduce_map(Some(axes), keepdims, &SumOf::new(id::<T>), "sum", |a, _| a)
+        self.sum_map(Some(axes), keepdims, id::<T>, "sum", |a, _| a, |a, _| a)
     }
 
     /// Sum of all elements accumulated in type `A` (each element converted with `as`).
@@ -133,8 +225,7 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     where
         T: AsPrimitive<A>,
     {
-        self.reduce_all(&SumOf::new(|x: T| x.as_()), "sum", |a, _| a)
-            .expect("sum has an identity")
+        self.sum_all(|x: T| x.as_(), "sum", |a, _| a, |a, _| a)
     }
 
     /// Sum over `axes` accumulated in type `A`.
@@ -148,7 +239,7 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     where
         T: AsPrimitive<A>,
     {
-        self.reduce_map(Some(axes), keepdims, &SumOf::new(|x: T| x.as_()), "sum", |a, _| a)
+        self.sum_map(Some(axes), keepdims, |x: T| x.as_(), "sum", |a, _| a, |a, _| a)
     }
 
     /// Product of all elements (1 for an empty tensor; integers wrap).
@@ -186,8 +277,7 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     where
         T: AsPrimitive<A>,
     {
-        self.reduce_all(&SumOf::new(|x: T| x.as_()), "mean", |a: A, n| a / A::from_usize(n))
-            .expect("mean has an identity")
+        self.sum_all(|x: T| x.as_(), "mean", |a: A, n| a / A::from_usize(n), mean32)
     }
 
     /// Mean over `axes` in the float type `A`.
@@ -201,13 +291,27 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     where
         T: AsPrimitive<A>,
     {
-        self.reduce_map(Some(axes), keepdims, &SumOf::new(|x: T| x.as_()), "mean", |a: A, n| {
-            a / A::from_usize(n)
-        })
+        self.sum_map(
+            Some(axes),
+            keepdims,
+            |x: T| x.as_(),
+            "mean",
+            |a: A, n| a / A::from_usize(n),
+            mean32,
+        )
     }
 }
 
 impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
+    /// Means of the non-NaN elements over `axes` (`None`: all), one per output.
+    fn nanmean_raw(&self, axes: Option<&[isize]>, op: &'static str) -> Result<(Vec<T>, Spec)> {
+        let spec = Spec::new(self.shape(), axes, op)?;
+        let counts = self.reduce_raw(&spec, &SumOf::new(not_nan::<T>), false, op)?;
+        let sums = self.sums(&spec, zero_nan::<T>, op)?;
+        let v = sums.finish(|s, o| s / T::from_usize(counts[o]), |s, o| s / counts[o] as f32);
+        Ok((v, spec))
+    }
+
     /// Mean of all elements (the pairwise sum divided by the count; NaN if empty).
     ///
     /// ```
@@ -217,8 +321,7 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert!(Tensor::<f64, _>::zeros([0]).mean().is_nan());
     /// ```
     pub fn mean(&self) -> T {
-        self.reduce_all(&SumOf::new(id::<T>), "mean", |a, n| a / T::from_usize(n))
-            .expect("mean has an identity")
+        self.sum_all(id::<T>, "mean", |a, n| a / T::from_usize(n), mean32)
     }
 
     /// Mean over `axes`.
@@ -229,9 +332,14 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(a.mean_axes(&[0], false).unwrap().to_vec(), vec![2.0, 4.0]);
     /// ```
     pub fn mean_axes(&self, axes: &[isize], keepdims: bool) -> Result<Tensor<T, IxDyn>> {
-        self.reduce_map(Some(axes), keepdims, &SumOf::new(id::<T>), "mean", |a, n| {
-            a / T::from_usize(n)
-        })
+        self.sum_map(
+            Some(axes),
+            keepdims,
+            id::<T>,
+            "mean",
+            |a, n| a / T::from_usize(n),
+            mean32,
+        )
     }
 
     /// Sum treating NaN as zero (NumPy's `nansum`).
@@ -242,8 +350,7 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(a.nansum(), 3.0);
     /// ```
     pub fn nansum(&self) -> T {
-        self.reduce_all(&SumOf::new(zero_nan::<T>), "nansum", |a, _| a)
-            .expect("nansum has an identity")
+        self.sum_all(zero_nan::<T>, "nansum", |a, _| a, |a, _| a)
     }
 
     /// [`TensorBase::nansum`] over `axes`.
@@ -254,7 +361,7 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(a.nansum_axes(&[1], false).unwrap().to_vec(), vec![1.0, 2.0]);
     /// ```
     pub fn nansum_axes(&self, axes: &[isize], keepdims: bool) -> Result<Tensor<T, IxDyn>> {
-        self.reduce_map(Some(axes), keepdims, &SumOf::new(zero_nan::<T>), "nansum", |a, _| a)
+        self.sum_map(Some(axes), keepdims, zero_nan::<T>, "nansum", |a, _| a, |a, _| a)
     }
 
     /// Mean of the non-NaN elements (NaN if there are none, as NumPy's `nanmean`, which
@@ -266,11 +373,7 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(a.nanmean(), 1.5);
     /// ```
     pub fn nanmean(&self) -> T {
-        let s = self.nansum();
-        let n = self
-            .reduce_all(&SumOf::new(not_nan::<T>), "nanmean", |a, _| a)
-            .expect("count has an identity");
-        s / T::from_usize(n)
+        self.nanmean_raw(None, "nanmean").expect("no axes to check").0[0]
     }
 
     /// [`TensorBase::nanmean`] over `axes`.
@@ -281,9 +384,29 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(a.nanmean_axes(&[0], false).unwrap().to_vec(), vec![2.5, 2.0]);
     /// ```
     pub fn nanmean_axes(&self, axes: &[isize], keepdims: bool) -> Result<Tensor<T, IxDyn>> {
-        let s = self.nansum_axes(axes, keepdims)?;
-        let n = self.reduce_map(Some(axes), keepdims, &SumOf::new(not_nan::<T>), "nanmean", |a, _| a)?;
-        let data = s.iter().zip(n.iter()).map(|(&s, &n)| s / T::from_usize(n)).collect();
-        Tensor::from_vec(data, s.shape().to_vec())
+        let (v, spec) = self.nanmean_raw(Some(axes), "nanmean")?;
+        spec.finish(v, keepdims, "nanmean")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::prelude::*;
+    use half::{bf16, f16};
+
+    #[test]
+    fn half_sums_use_f32() {
+        // 300 · f16(0.1) in f32 is 29.99..., rounded once: 30. An f16 accumulator
+        // along a column (as NumPy's axis-0 loop) would drift.
+        let a = Tensor::<f16, _>::full([300], f16::from_f32(0.1));
+        assert_eq!(a.sum(), f16::from_f32(30.0));
+        assert_eq!(a.mean(), f16::from_f32(0.1));
+        let b = a.reshape([100, 3]).unwrap();
+        let col = f16::from_f32(100.0 * f16::from_f32(0.1).to_f32());
+        assert_eq!(b.sum_axes(&[0], false).unwrap().to_vec(), vec![col; 3]);
+        assert_eq!(b.var_axes(&[0], false, 0).unwrap().to_vec(), vec![f16::ZERO; 3]);
+        let c = Tensor::<bf16, _>::full([300], bf16::from_f32(0.1));
+        assert_eq!(c.sum(), bf16::from_f32(300.0 * bf16::from_f32(0.1).to_f32()));
+        assert_eq!(Tensor::from_vec(vec![1.0f32, 2.0], [2]).unwrap().sum(), 3.0);
     }
 }
