@@ -15,7 +15,11 @@ pub(crate) fn uninit_vec<T>(n: usize) -> Vec<MaybeUninit<T>> {
     let mut v: Vec<MaybeUninit<T>> = Vec::with_capacity(n);
     // SAFETY: `MaybeUninit<T>` needs no initialisation and the capacity is `n`.
     unsafe { v.set_len(n) };
-    advise_huge_pages(v.as_mut_ptr() as *mut u8, n * std::mem::size_of::<T>());
+    advise_huge_pages(
+        v.as_ptr() as *const u8,
+        n * std::mem::size_of::<T>(),
+        HUGE_PAGE_MIN_BYTES,
+    );
     v
 }
 
@@ -33,11 +37,12 @@ pub(crate) unsafe fn assume_init_vec<T>(v: Vec<MaybeUninit<T>>) -> Vec<T> {
 }
 
 /// Asks the kernel to back the 2 MiB-aligned interior of `[ptr, ptr + bytes)` with
-/// transparent huge pages (a hint: failure is ignored).
+/// transparent huge pages when `bytes >= min_bytes` (a hint: failure is ignored). The
+/// one helper for every module; each passes the threshold it measured.
 #[cfg(all(target_os = "linux", not(miri)))]
-pub(crate) fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
+pub(crate) fn advise_huge_pages(ptr: *const u8, bytes: usize, min_bytes: usize) {
     const HUGE: usize = 2 << 20;
-    if bytes < HUGE_PAGE_MIN_BYTES {
+    if bytes < min_bytes {
         return;
     }
     let start = (ptr as usize).next_multiple_of(HUGE);
@@ -52,7 +57,7 @@ pub(crate) fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
 }
 
 #[cfg(not(all(target_os = "linux", not(miri))))]
-pub(crate) fn advise_huge_pages(_ptr: *mut u8, _bytes: usize) {}
+pub(crate) fn advise_huge_pages(_ptr: *const u8, _bytes: usize, _min_bytes: usize) {}
 
 /// Opt-in: keeps freed large buffers in the process heap so the next large output
 /// reuses already-mapped memory instead of page-faulting fresh pages (the dominant

@@ -15,25 +15,10 @@ const HUGE_PAGE_MIN: usize = 32 << 20;
 /// before `set_len(n)`.
 pub(crate) fn output_buffer<T>(n: usize) -> Vec<T> {
     let v: Vec<T> = Vec::with_capacity(n);
-    #[cfg(target_os = "linux")]
-    advise_huge_pages(v.as_ptr() as usize, n.saturating_mul(std::mem::size_of::<T>()));
+    crate::iter::alloc::advise_huge_pages(
+        v.as_ptr() as *const u8,
+        n.saturating_mul(std::mem::size_of::<T>()),
+        HUGE_PAGE_MIN,
+    );
     v
-}
-
-/// Hints the kernel to back the page-aligned interior of `[addr, addr + bytes)` with
-/// huge pages. A failed hint changes nothing, so the result is ignored.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(addr: usize, bytes: usize) {
-    if bytes < HUGE_PAGE_MIN {
-        return;
-    }
-    const PAGE: usize = 4096;
-    let start = addr.next_multiple_of(PAGE);
-    let end = (addr + bytes) / PAGE * PAGE;
-    if end > start {
-        // SAFETY: madvise(MADV_HUGEPAGE) only changes how the kernel backs pages of this
-        // process's own allocation (the range lies inside the vector's capacity); it
-        // neither reads nor writes memory and cannot invalidate the allocation.
-        unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
-    }
 }

@@ -150,28 +150,10 @@ pub(crate) fn alloc<T: Element>(shape: &[usize], op: &'static str) -> Result<Vec
     Ok(v)
 }
 
-/// Asks the kernel to back the 2 MiB-aligned interior of `[ptr, ptr + bytes)` with
-/// transparent huge pages (a hint; failure is ignored). (The element-wise work has the
-/// same helper in `iter::alloc`; this one goes once that lands on main.)
-#[cfg(all(target_os = "linux", not(miri)))]
+/// Huge-page hint for large manip outputs and scratch buffers (threshold 4 MiB).
 pub(crate) fn advise_huge_pages(ptr: *const u8, bytes: usize) {
-    const HUGE: usize = 2 << 20;
-    if bytes < 2 * HUGE {
-        return;
-    }
-    let start = (ptr as usize).next_multiple_of(HUGE);
-    let end = (ptr as usize + bytes) & !(HUGE - 1);
-    if end > start {
-        // SAFETY: the range lies inside an allocation the caller owns; MADV_HUGEPAGE
-        // changes only how the kernel backs the pages, never their contents.
-        unsafe {
-            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-        }
-    }
+    crate::iter::alloc::advise_huge_pages(ptr, bytes, 4 << 20);
 }
-
-#[cfg(not(all(target_os = "linux", not(miri))))]
-pub(crate) fn advise_huge_pages(_ptr: *const u8, _bytes: usize) {}
 
 /// Copies `src` into the region of `out` given by `strides` and `offset` (which must
 /// have `src`'s shape and not alias), through the engine.
