@@ -1,16 +1,8 @@
 """NumPy side of the element-wise benchmark: prints `case<TAB>median seconds`."""
-import time
 import numpy as np
+from benchtime import median_time
 
 
-def median_time(f, budget=1.5):
-    t0 = time.perf_counter(); f(); first = max(time.perf_counter() - t0, 1e-9)
-    runs = int(min(50, max(3, budget / first)))
-    ts = []
-    for _ in range(runs):
-        t = time.perf_counter(); f(); ts.append(time.perf_counter() - t)
-    ts.sort()
-    return ts[len(ts) // 2]
 
 
 n = 4096
@@ -30,5 +22,5 @@ cases = {
     "axpb": lambda: a * np.float32(2.0) + np.float32(1.0),
 }
 for name, f in cases.items():
-    print(f"{name}\t{median_time(f)}", flush=True)
+    print(f"{name}\t{median_time(f, 1.5)}", flush=True)
 print(f"small_add\t{median_time(lambda: s + s, 0.3)}")

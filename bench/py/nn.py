@@ -1,16 +1,9 @@
 """NumPy side of the nn benchmark: prints `case<TAB>median seconds`."""
-import time
 import numpy as np
+from benchtime import min_time
 
 
-def min_time(f, budget=2.0):
-    """Minimum over the runs (as bench/benches/nn.rs: unpreempted runs on a shared machine)."""
-    t0 = time.perf_counter(); f(); first = max(time.perf_counter() - t0, 1e-9)
-    runs = int(min(60, max(5, budget / first)))
-    ts = []
-    for _ in range(runs):
-        t = time.perf_counter(); f(); ts.append(time.perf_counter() - t)
-    return min(ts)
+
 
 
 n = 4096
@@ -24,4 +17,4 @@ def softmax():
     return e / e.sum(-1, keepdims=True)
 
 
-print(f"softmax\t{min_time(softmax)}")
+print(f"softmax\t{min_time(softmax, 2.0)}")

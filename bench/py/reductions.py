@@ -1,16 +1,8 @@
 """NumPy side of the reduction benchmark: prints `case<TAB>median seconds`."""
-import time
 import numpy as np
+from benchtime import median_time
 
 
-def median_time(f, budget=1.0):
-    t0 = time.perf_counter(); f(); first = max(time.perf_counter() - t0, 1e-9)
-    runs = int(min(50, max(3, budget / first)))
-    ts = []
-    for _ in range(runs):
-        t = time.perf_counter(); f(); ts.append(time.perf_counter() - t)
-    ts.sort()
-    return ts[len(ts) // 2]
 
 
 def lcg(n):
