@@ -106,14 +106,14 @@ pub(crate) fn sort_lane(src: &[f32], out: &mut [f32], a: &mut Vec<u32>, b: &mut 
             sp.add(bits);
             key(bits)
         };
-        radix_lane::<f32, 11, 2048, 3>(src, load, out_bits, &mut a[..n], &mut b[..n]);
+        radix_lane::<f32, 11, 2048, 3, true>(src, load, out_bits, &mut a[..n], &mut b[..n]);
     }
     restore_specials(src, out, sp);
 }
 
 /// LSD radix sort of the keys `load` gives for `src` into `out_bits` (float bits) with `P` digits of
 /// `BITS` bits (`R` buckets); `a` and `b` are scratch of `src`'s length.
-fn radix_lane<S: Copy, const BITS: u32, const R: usize, const P: usize>(
+fn radix_lane<S: Copy, const BITS: u32, const R: usize, const P: usize, const FUSED: bool>(
     src: &[S],
     mut load: impl FnMut(S) -> u32,
     out_bits: &mut [u32],
@@ -121,14 +121,29 @@ fn radix_lane<S: Copy, const BITS: u32, const R: usize, const P: usize>(
     b: &mut [u32],
 ) {
     debug_assert!(!src.is_empty() && a.len() == src.len() && b.len() == src.len());
-    // Keys, and which bits differ between them (digits that do not are skipped).
+    // Keys and which bits differ between them (digits that do not are skipped). With
+    // `FUSED` the histograms of every digit are counted in the same read (faster for
+    // lanes whose digits all vary, e.g. rows); otherwise each pass counts its own digit
+    // (faster for buckets whose top digit is constant).
     let first = load(src[0]);
     a[0] = first;
+    let mut h = [[0u32; R]; P];
+    let mut count = |h: &mut [[u32; R]; P], k: u32| {
+        for (d, hd) in h.iter_mut().enumerate() {
+            hd[((k >> (BITS as usize * d)) as usize) & (R - 1)] += 1;
+        }
+    };
+    if FUSED {
+        count(&mut h, first);
+    }
     let mut diff = 0;
     for (k, &x) in a[1..].iter_mut().zip(&src[1..]) {
         let kk = load(x);
         *k = kk;
         diff |= kk ^ first;
+        if FUSED {
+            count(&mut h, kk);
+        }
     }
     let mut digits = [0usize; P];
     let mut nd = 0;
@@ -141,22 +156,17 @@ fn radix_lane<S: Copy, const BITS: u32, const R: usize, const P: usize>(
     let (mut cur, mut oth) = (a, b);
     for (j, &d) in digits[..nd].iter().enumerate() {
         let shift = BITS * d as u32;
-        // Histogram in two interleaved copies, so runs of equal digits do not wait on
-        // one counter.
-        let mut h = [[0u32; R]; 2];
-        let mut pairs = cur.chunks_exact(2);
-        for p in &mut pairs {
-            h[0][((p[0] >> shift) as usize) & (R - 1)] += 1;
-            h[1][((p[1] >> shift) as usize) & (R - 1)] += 1;
-        }
-        for &k in pairs.remainder() {
-            h[0][((k >> shift) as usize) & (R - 1)] += 1;
+        if !FUSED {
+            let hd = &mut h[d];
+            for &k in cur.iter() {
+                hd[((k >> shift) as usize) & (R - 1)] += 1;
+            }
         }
         let mut offs = [0u32; R];
         let mut s = 0;
-        for (o, (&c0, &c1)) in offs.iter_mut().zip(h[0].iter().zip(&h[1])) {
+        for (o, &c) in offs.iter_mut().zip(h[d].iter()) {
             *o = s;
-            s += c0 + c1;
+            s += c;
         }
         if j + 1 == nd {
             for &k in cur.iter() {
@@ -310,7 +320,7 @@ pub(crate) fn sort_long(src: &[f32], out: &mut [f32], chunks: usize) {
             c.extend_from_slice(p);
             a.resize(m, 0);
             b.resize(m, 0);
-            radix_lane::<u32, 11, 2048, 3>(c, |k| k, p, &mut a[..m], &mut b[..m]);
+            radix_lane::<u32, 11, 2048, 3, false>(c, |k| k, p, &mut a[..m], &mut b[..m]);
         },
     );
     restore_specials(src, out, sp);
