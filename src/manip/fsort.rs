@@ -128,7 +128,7 @@ fn radix_lane<S: Copy, const BITS: u32, const R: usize, const P: usize, const FU
     let first = load(src[0]);
     a[0] = first;
     let mut h = [[0u32; R]; P];
-    let mut count = |h: &mut [[u32; R]; P], k: u32| {
+    let count = |h: &mut [[u32; R]; P], k: u32| {
         for (d, hd) in h.iter_mut().enumerate() {
             hd[((k >> (BITS as usize * d)) as usize) & (R - 1)] += 1;
         }
