@@ -163,11 +163,35 @@ fn training_svg(losses: &[f32], accs: &[(f32, f32)]) -> String {
         w / 2.0,
         h - 15.0
     );
-    s += &format!("<text x=\"10\" y=\"{pad}\">loss (max {max_loss:.3})</text>\n");
     s += &format!(
-        "<text x=\"{}\" y=\"{pad}\" text-anchor=\"end\">accuracy 0–100%</text>\n",
-        w - 10.0
+        "<text x=\"10\" y=\"{}\">loss (max {max_loss:.3})</text>\n",
+        pad - 14.0
     );
+    s += &format!(
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">accuracy 0–100%</text>\n",
+        w - 10.0,
+        pad - 14.0
+    );
+    for i in [0, losses.len() / 2, losses.len().saturating_sub(1)] {
+        s += &format!(
+            "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+            x(i),
+            h - pad + 16.0,
+            i + 1
+        );
+    }
+    for (frac, label) in [(0.0, "0%"), (0.5, "50%"), (1.0, "100%")] {
+        s += &format!(
+            "<text x=\"{}\" y=\"{:.1}\">{label}</text>\n",
+            w - pad + 4.0,
+            y(frac) + 4.0
+        );
+        s += &format!(
+            "<line x1=\"{pad}\" y1=\"{0:.1}\" x2=\"{1}\" y2=\"{0:.1}\" stroke=\"#ddd\"/>\n",
+            y(frac),
+            w - pad
+        );
+    }
     s += &line(
         losses
             .iter()
