@@ -87,7 +87,7 @@ unsafe impl<T: Send> Sync for SendPtr<T> {}
 
 /// Runs `f(out, a)` for every element of a shared shape: `out` is written through a
 /// writable buffer (`out_strides` must not make two indices alias), `a` is read.
-#[allow(clippy::too_many_arguments, dead_code)]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn apply2<O: Send, A: Copy + Sync>(
     shape: &[usize],
     out: &mut [O],
@@ -133,7 +133,7 @@ pub(crate) fn apply2<O: Send, A: Copy + Sync>(
 }
 
 /// Runs `f(out, a, b)` for every element of a shared shape (see [`apply2`]).
-#[allow(clippy::too_many_arguments, dead_code)]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn apply3<O: Send, A: Copy + Sync, B: Copy + Sync>(
     shape: &[usize],
     out: &mut [O],
@@ -229,7 +229,6 @@ pub(crate) fn gather_c_order<T: crate::Element, D: Dimension>(buf: &[T], layout:
 }
 
 /// `f` of every element a layout names, into a new row-major vector.
-#[allow(dead_code)]
 pub(crate) fn map_c_order<A: Sync, O: Send + Default + Clone, D: Dimension>(
     buf: &[A],
     layout: &Layout<D>,

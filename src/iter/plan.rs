@@ -159,7 +159,6 @@ impl<const N: usize> Plan<N> {
     }
 
     /// Calls `f(offsets, len)` for every run, serially, in order.
-    #[allow(dead_code)]
     pub fn for_each_run(&self, mut f: impl FnMut([isize; N], usize)) {
         self.for_runs(0..self.runs(), 0..self.inner_len, &mut f);
     }
