@@ -10,8 +10,12 @@ use std::mem::MaybeUninit;
 /// Buffers of at least this many bytes are advised to use huge pages.
 pub(crate) const HUGE_PAGE_MIN_BYTES: usize = 4 << 20;
 
-/// A vector of `n` uninitialised elements (its length is `n`).
+/// A vector of `n` uninitialised elements (its length is `n`), reusing a cached
+/// freed buffer of about that size when there is one (see [`super::pool`]).
 pub(crate) fn uninit_vec<T>(n: usize) -> Vec<MaybeUninit<T>> {
+    if let Some(v) = super::pool::reuse::<T>(n) {
+        return v;
+    }
     let mut v: Vec<MaybeUninit<T>> = Vec::with_capacity(n);
     // SAFETY: `MaybeUninit<T>` needs no initialisation and the capacity is `n`.
     unsafe { v.set_len(n) };

@@ -53,7 +53,7 @@ pub(crate) fn owned<T: Num>(data: Vec<T>, shape: &[usize]) -> Result<Tensor<T, I
 /// A copy-on-write tensor that owns `t`.
 pub(crate) fn into_cow<T: Num>(t: Tensor<T, IxDyn>) -> TensorCow<'static, T, IxDyn> {
     TensorBase {
-        storage: CowRepr::Owned(t.storage.0),
+        storage: CowRepr::Owned(t.storage.into_vec()),
         layout: t.layout,
     }
 }
@@ -73,7 +73,7 @@ pub(crate) fn sum_axes<T: Num>(t: &TensorView<'_, T, IxDyn>, axes: &[usize]) -> 
     let m = reshaped(&p, &[rows, q])?;
     let ones = owned(vec![T::one(); q], &[q])?;
     let r = matmul_views(&dyn_view(&m), &dyn_view(&ones))?;
-    owned(r.storage.0, &keep_shape)
+    owned(r.storage.into_vec(), &keep_shape)
 }
 
 /// The diagonal over axes `x < y` (equal lengths) as a view: the axes are replaced by
@@ -117,7 +117,7 @@ pub(crate) fn contract<T: Num>(
     let b3 = reshaped(&permuted(b, &pb), &[nb, k, n])?;
     let r = matmul_views(&dyn_view(&a3), &dyn_view(&b3))?;
     let shape: Vec<usize> = bd.iter().chain(&fa).chain(&fb).copied().collect();
-    owned(r.storage.0, &shape)
+    owned(r.storage.into_vec(), &shape)
 }
 
 /// `x * s` for every element, into a new row-major tensor.

@@ -162,11 +162,11 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         let (sa, sb) = (pad(self.shape()), pad(rhs.shape()));
         let o = self.outer(rhs)?;
         let grid: Vec<usize> = sa.iter().chain(&sb).copied().collect();
-        let o = owned(o.storage.0, &grid)?;
+        let o = owned(o.storage.into_vec(), &grid)?;
         let order: Vec<usize> = (0..nd).flat_map(|i| [i, nd + i]).collect();
         let inter = permuted(&dyn_view(&o), &order).to_owned();
         let shape: Vec<usize> = sa.iter().zip(&sb).map(|(x, y)| x * y).collect();
-        owned(inter.storage.0, &shape)
+        owned(inter.storage.into_vec(), &shape)
     }
 
     /// NumPy `trace`: the sum of the main diagonal over the first two axes; the other

@@ -81,8 +81,30 @@ pub trait StorageMut: Storage {
 /// let s = ferrotensor::storage::OwnedRepr(vec![0u8; 4]);
 /// assert_eq!(s.0.len(), 4);
 /// ```
+///
+/// Dropping it hands a buffer of 4 MiB or more to ferrotensor's cache of large buffers
+/// (see [`crate::iter::set_buffer_cache_limit`]), so that the next output of that size
+/// skips the page faults of fresh memory.
 #[derive(Clone, Debug)]
 pub struct OwnedRepr<T>(pub Vec<T>);
+
+impl<T> OwnedRepr<T> {
+    /// Takes the vector out (this storage is left empty).
+    ///
+    /// ```
+    /// let s = ferrotensor::storage::OwnedRepr(vec![1, 2]);
+    /// assert_eq!(s.into_vec(), vec![1, 2]);
+    /// ```
+    pub fn into_vec(mut self) -> Vec<T> {
+        std::mem::take(&mut self.0)
+    }
+}
+
+impl<T> Drop for OwnedRepr<T> {
+    fn drop(&mut self) {
+        crate::iter::pool::recycle(std::mem::take(&mut self.0));
+    }
+}
 
 /// Borrowed read-only storage.
 ///
@@ -143,7 +165,7 @@ impl<T> Storage for OwnedRepr<T> {
         &self.0
     }
     fn into_vec_parts<D: Dimension>(self, layout: Layout<D>) -> (Vec<T>, Layout<D>) {
-        (self.0, layout)
+        (self.into_vec(), layout)
     }
 }
 impl<T> Storage for ViewRepr<'_, T> {

@@ -70,7 +70,7 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         } else {
             let t = self.to_owned();
             TensorBase {
-                storage: CowRepr::Owned(t.storage.0),
+                storage: CowRepr::Owned(t.storage.into_vec()),
                 layout: t.layout,
             }
         }
@@ -277,7 +277,7 @@ impl<T: Element, D: Dimension> Tensor<T, D> {
     /// ```
     pub fn into_cow(self) -> TensorCow<'static, T, D> {
         TensorBase {
-            storage: CowRepr::Owned(self.storage.0),
+            storage: CowRepr::Owned(self.storage.into_vec()),
             layout: self.layout,
         }
     }
@@ -314,7 +314,7 @@ impl<T: Element, D: Dimension> Tensor<T, D> {
     /// assert_eq!(layout.shape(), &[3]);
     /// ```
     pub fn into_raw_parts(self) -> (Vec<T>, Layout<D>) {
-        (self.storage.0, self.layout)
+        (self.storage.into_vec(), self.layout)
     }
 
     /// An owned tensor from a vector and a layout over it; `Err` if the layout reaches
