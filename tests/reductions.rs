@@ -292,7 +292,7 @@ fn half_sums_accumulate_in_f32_and_round_once() {
     assert_eq!(b.t().sum(), f16::from_f32(1000.0));
     // var/std/mean as NumPy: y = tile([0.1, 0.3], 5000) gives 0.01001, 0.10004, 0.2.
     let y = Tensor::from_shape_fn([10_000], |i: &[usize]| {
-        f16::from_f32(if i[0] % 2 == 0 { 0.1 } else { 0.3 })
+        f16::from_f32(if i[0].is_multiple_of(2) { 0.1 } else { 0.3 })
     });
     assert_eq!(y.mean(), f16::from_f32(0.2));
     assert_eq!(y.var(0), f16::from_f32(0.01001));

@@ -259,7 +259,7 @@ pub trait IoElement: Element + sealed::Sealed {
 }
 
 fn check_len(len: usize, size: usize, op: &'static str) -> Result<usize> {
-    if len % size != 0 {
+    if !len.is_multiple_of(size) {
         return Err(Error::io(
             op,
             format!("{len} data bytes are not a whole number of {size}-byte elements"),

@@ -140,10 +140,10 @@ fn parse_side(pattern: &str, text: &str, left: bool) -> Result<Side> {
     }
     let mut seen = std::collections::HashSet::new();
     for a in groups.iter().flat_map(|g| &g.atoms) {
-        if let Atom::Name(n) = a {
-            if !seen.insert(n.as_str()) {
-                return Err(err(pattern, format!("duplicate axis '{n}'")));
-            }
+        if let Atom::Name(n) = a
+            && !seen.insert(n.as_str())
+        {
+            return Err(err(pattern, format!("duplicate axis '{n}'")));
         }
     }
     Ok(groups)
@@ -313,7 +313,7 @@ pub fn rearrange_layout<D: Dimension>(
             (_, None) => return Err(bad("sizes overflow")),
             (0, Some(k)) if k != dim => return Err(bad(&format!("sizes multiply to {k}"))),
             (0, Some(_)) => {}
-            (1, Some(k)) if k == 0 || dim % k != 0 => {
+            (1, Some(k)) if k == 0 || !dim.is_multiple_of(k) => {
                 return Err(bad(&format!("known sizes ({k}) don't divide the length")));
             }
             (1, Some(k)) => lens[unknown[0]] = Some(dim / k),

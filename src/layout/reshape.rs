@@ -303,7 +303,7 @@ pub fn infer_sizes(sizes: &[isize], total: usize, op: &'static str, msg: impl Fn
     let mut out: Vec<usize> = sizes.iter().map(|&d| d.max(0) as usize).collect();
     match sizes.iter().position(|&d| d == -1) {
         Some(u) => {
-            if known == 0 || total % known != 0 {
+            if known == 0 || !total.is_multiple_of(known) {
                 return Err(Error::shape(op, msg()));
             }
             out[u] = total / known;

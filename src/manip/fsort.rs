@@ -406,7 +406,7 @@ mod tests {
                     src.iter_mut().for_each(|x| *x = (lcg(&mut seed) % 1000) as f32 / 8.0);
                 } else if variant == 2 {
                     src.iter_mut()
-                        .for_each(|x| *x = if lcg(&mut seed) % 2 == 0 { -0.0 } else { 0.0 });
+                        .for_each(|x| *x = if lcg(&mut seed).is_multiple_of(2) { -0.0 } else { 0.0 });
                 }
                 let want = reference(&src);
                 let mut out = vec![0.0f32; n];

@@ -112,16 +112,16 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             PadMode::Symmetric => (3, T::default()),
             PadMode::Wrap => (4, T::default()),
         };
-        if kind != 0 {
-            if let Some(ax) = (0..nd).find(|&k| shape[k] == 0 && widths[k] != (0, 0)) {
-                return Err(Error::value(
-                    op,
-                    format!(
-                        "can't extend empty axis {ax} of shape {} using modes other than 'constant'",
-                        fmt_shape(shape)
-                    ),
-                ));
-            }
+        if kind != 0
+            && let Some(ax) = (0..nd).find(|&k| shape[k] == 0 && widths[k] != (0, 0))
+        {
+            return Err(Error::value(
+                op,
+                format!(
+                    "can't extend empty axis {ax} of shape {} using modes other than 'constant'",
+                    fmt_shape(shape)
+                ),
+            ));
         }
         let mut out_shape = Vec::with_capacity(nd);
         for (k, &(b, a)) in widths.iter().enumerate() {

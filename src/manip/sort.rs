@@ -207,11 +207,11 @@ impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         if out.is_empty() {
             return restore_axis(out, &moved, ax, op);
         }
-        if let (Some(buf), Some(o)) = (as_f32(v.storage.0), as_f32_mut(&mut out)) {
-            if n <= u32::MAX as usize {
-                sort_f32(&v, buf, o);
-                return restore_axis(out, &moved, ax, op);
-            }
+        if let (Some(buf), Some(o)) = (as_f32(v.storage.0), as_f32_mut(&mut out))
+            && n <= u32::MAX as usize
+        {
+            sort_f32(&v, buf, o);
+            return restore_axis(out, &moved, ax, op);
         }
         let key = |x: &T| x.sort_key();
         let (buf, st) = (v.storage.0, v.strides()[v.ndim() - 1]);

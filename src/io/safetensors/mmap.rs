@@ -181,7 +181,7 @@ impl MmapSafetensors {
         } else {
             T::cast_bytes(bytes).ok_or_else(|| {
                 let off = self.header.data_start + info.data_offsets.0;
-                if (bytes.as_ptr() as usize) % std::mem::align_of::<T>() != 0 {
+                if !(bytes.as_ptr() as usize).is_multiple_of(std::mem::align_of::<T>()) {
                     Error::value(
                         OP,
                         format!(

@@ -66,6 +66,7 @@
 //! function is odd (`tanh`, `erf`).
 
 mod dispatch;
+pub(crate) use dispatch::{Level, level};
 mod erfk;
 mod f32k;
 mod f64k;
