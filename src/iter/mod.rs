@@ -18,10 +18,15 @@
 pub(crate) mod alloc;
 mod iters;
 pub(crate) mod plan;
+pub(crate) mod pool;
+pub(crate) mod stream;
+mod transpose;
+pub(crate) mod wide;
 pub(crate) mod zip;
 
 pub use alloc::retain_large_buffers;
 pub use iters::{IndexedIter, Iter, IterMut};
+pub use pool::{buffer_cache_limit, release_cached_buffers, set_buffer_cache_limit};
 
 #[cfg(test)]
 mod tests;
@@ -221,6 +226,10 @@ fn check_plan_bounds<const N: usize>(plan: &Plan<N>, lens: [usize; N]) {
 /// Copies the elements a layout names into a new vector in row-major logical order
 /// (tiled when the layout is transposed, parallel when large).
 pub(crate) fn gather_c_order<T: crate::Element, D: Dimension>(buf: &[T], layout: &Layout<D>) -> Vec<T> {
+    let src = zip::Src::new(buf, layout.strides(), layout.offset);
+    if let Some(v) = transpose::transpose_copy(layout.shape(), src) {
+        return v;
+    }
     zip::map_new(
         layout.shape(),
         zip::Src::new(buf, layout.strides(), layout.offset),

@@ -7,6 +7,7 @@
 //! slices for unit-stride runs so that the compiler vectorises them.
 
 use super::alloc::{assume_init_vec, uninit_vec};
+use super::stream::{should_stream, stream_run};
 use super::{Plan, SendPtr, check_plan_bounds};
 use crate::layout::dim::StrideVec;
 use std::mem::MaybeUninit;
@@ -117,10 +118,10 @@ impl<'a, T> Src<'a, T> {
 
 /// A read-only pointer that may be shared between threads.
 #[derive(Clone, Copy)]
-struct ReadPtr<T>(*const T);
+pub(crate) struct ReadPtr<T>(pub(crate) *const T);
 impl<T> ReadPtr<T> {
     #[inline(always)]
-    fn at(self, off: isize) -> *const T {
+    pub(crate) fn at(self, off: isize) -> *const T {
         self.0.wrapping_offset(off)
     }
 }
@@ -170,9 +171,13 @@ pub(crate) fn zip_contig<A: Copy + Sync, B: Copy + Sync, O: Send>(
 ) -> Vec<O> {
     assert_eq!(a.len(), b.len(), "zip_contig: lengths differ");
     let mut out = uninit_vec::<O>(a.len());
+    let stream = should_stream::<O>(a.len());
     let kernel = |o: &mut [MaybeUninit<O>], a: &[A], b: &[B]| {
-        for ((d, &x), &y) in o.iter_mut().zip(a).zip(b) {
-            d.write(f(x, y));
+        // SAFETY: `o` is this call's own slice.
+        unsafe {
+            stream_run(o.as_mut_ptr(), o.len(), stream, |part, start| {
+                super::wide::zip_slices(part, &a[start..], &b[start..], &f);
+            })
         }
     };
     if a.len() < threshold(cost) || crate::threads::num_threads() <= 1 {
@@ -223,10 +228,11 @@ pub(crate) fn map_new_cost<A: Copy + Sync, O: Send>(
         // SAFETY: the tiles cover every element of the row-major output exactly once.
         return unsafe { assume_init_vec(out) };
     }
+    let stream = should_stream::<O>(plan.len());
     plan.par_for_each_run(threshold(cost), |[oo, ao], len| {
         // SAFETY: `check_plan_bounds` proved that every run lies inside both buffers;
         // runs handed to different threads are disjoint in the (row-major) output.
-        unsafe { run1(op.get().offset(oo), so, ap.at(ao), sa, len, &f) }
+        unsafe { run1(op.get().offset(oo), so, ap.at(ao), sa, len, stream, &f) }
     });
     // SAFETY: the plan covers every element of the row-major output exactly once.
     unsafe { assume_init_vec(out) }
@@ -265,29 +271,28 @@ pub(crate) fn map_new_slices<A: Copy + Sync, O: Copy + Default + Send>(
         // SAFETY: the tiles cover every element of the row-major output exactly once.
         return unsafe { assume_init_vec(out) };
     }
+    let stream = should_stream::<O>(plan.len());
     plan.par_for_each_run(threshold(cost), |[oo, ao], len| {
         if so == 1 && sa == 1 {
             let mut tmp = [O::default(); CHUNK];
-            let mut done = 0;
-            while done < len {
-                let c = CHUNK.min(len - done);
-                // SAFETY: the run lies inside both buffers (`check_plan_bounds`) and the
-                // output run belongs to this call alone.
-                let (src, dst) = unsafe {
-                    (
-                        std::slice::from_raw_parts(ap.at(ao + done as isize), c),
-                        std::slice::from_raw_parts_mut(op.get().offset(oo + done as isize), c),
-                    )
-                };
-                fs(src, &mut tmp[..c]);
-                for (d, &t) in dst.iter_mut().zip(&tmp[..c]) {
-                    d.write(t);
-                }
-                done += c;
+            // SAFETY: the run lies inside both buffers (`check_plan_bounds`) and the
+            // output run belongs to this call alone.
+            unsafe {
+                let src = std::slice::from_raw_parts(ap.at(ao), len);
+                stream_run(op.get().offset(oo), len, stream, |dst, start| {
+                    let n = dst.len();
+                    for (dst, src) in dst.chunks_mut(CHUNK).zip(src[start..start + n].chunks(CHUNK)) {
+                        let c = src.len();
+                        fs(src, &mut tmp[..c]);
+                        for (d, &t) in dst.iter_mut().zip(&tmp[..c]) {
+                            d.write(t);
+                        }
+                    }
+                });
             }
         } else {
             // SAFETY: as in `map_new_cost`.
-            unsafe { run1(op.get().offset(oo), so, ap.at(ao), sa, len, &f) }
+            unsafe { run1(op.get().offset(oo), so, ap.at(ao), sa, len, stream, &f) }
         }
     });
     // SAFETY: the plan covers every element of the row-major output exactly once.
@@ -300,22 +305,28 @@ pub(crate) fn map_new_slices<A: Copy + Sync, O: Copy + Default + Send>(
 /// `o + i*so` and `a + i*sa` for `i < len` must be valid, `o`'s elements written by
 /// nobody else meanwhile.
 #[inline(always)]
-unsafe fn run1<A: Copy, O>(o: *mut MaybeUninit<O>, so: isize, a: *const A, sa: isize, len: usize, f: &impl Fn(A) -> O) {
+#[allow(clippy::too_many_arguments)]
+unsafe fn run1<A: Copy, O>(
+    o: *mut MaybeUninit<O>,
+    so: isize,
+    a: *const A,
+    sa: isize,
+    len: usize,
+    stream: bool,
+    f: &impl Fn(A) -> O,
+) {
     // SAFETY: guaranteed by the caller.
     unsafe {
         if so == 1 && sa == 1 {
-            let (o, a) = (
-                std::slice::from_raw_parts_mut(o, len),
-                std::slice::from_raw_parts(a, len),
-            );
-            for (x, &y) in o.iter_mut().zip(a) {
-                x.write(f(y));
-            }
+            let a = std::slice::from_raw_parts(a, len);
+            stream_run(o, len, stream, |o, start| super::wide::map_slices(o, &a[start..], f));
         } else if so == 1 && sa == 0 {
             let y = *a;
-            for x in std::slice::from_raw_parts_mut(o, len) {
-                x.write(f(y));
-            }
+            stream_run(o, len, stream, |o, _| {
+                for x in o {
+                    x.write(f(y));
+                }
+            });
         } else {
             for i in 0..len as isize {
                 (*o.offset(i * so)).write(f(*a.offset(i * sa)));
@@ -363,6 +374,7 @@ pub(crate) fn zip_new<A: Copy + Sync, B: Copy + Sync, O: Send>(
         // SAFETY: the tiles cover every element of the row-major output exactly once.
         return unsafe { assume_init_vec(out) };
     }
+    let stream = should_stream::<O>(plan.len());
     plan.par_for_each_run(threshold(1), |[oo, ao, bo], len| {
         // SAFETY: every run lies inside its buffer (`check_plan_bounds`); output runs
         // handed to different threads are disjoint.
@@ -375,33 +387,30 @@ pub(crate) fn zip_new<A: Copy + Sync, B: Copy + Sync, O: Send>(
                 }
                 return;
             }
-            let o = std::slice::from_raw_parts_mut(o, len);
-            match (sa, sb) {
-                (1, 1) => {
-                    let (a, b) = (std::slice::from_raw_parts(a, len), std::slice::from_raw_parts(b, len));
-                    for ((x, &p), &q) in o.iter_mut().zip(a).zip(b) {
-                        x.write(f(p, q));
+            stream_run(o, len, stream, |o, start| {
+                let (a, b) = (a.offset(start as isize * sa), b.offset(start as isize * sb));
+                let len = o.len();
+                match (sa, sb) {
+                    (1, 1) => {
+                        let (a, b) = (std::slice::from_raw_parts(a, len), std::slice::from_raw_parts(b, len));
+                        super::wide::zip_slices(o, a, b, &f);
+                    }
+                    (1, 0) => {
+                        let (a, q) = (std::slice::from_raw_parts(a, len), *b);
+                        super::wide::map_slices(o, a, &|p| f(p, q));
+                    }
+                    (0, 1) => {
+                        let (p, b) = (*a, std::slice::from_raw_parts(b, len));
+                        super::wide::map_slices(o, b, &|q| f(p, q));
+                    }
+                    _ => {
+                        for (i, x) in o.iter_mut().enumerate() {
+                            let i = i as isize;
+                            x.write(f(*a.offset(i * sa), *b.offset(i * sb)));
+                        }
                     }
                 }
-                (1, 0) => {
-                    let (a, q) = (std::slice::from_raw_parts(a, len), *b);
-                    for (x, &p) in o.iter_mut().zip(a) {
-                        x.write(f(p, q));
-                    }
-                }
-                (0, 1) => {
-                    let (p, b) = (*a, std::slice::from_raw_parts(b, len));
-                    for (x, &q) in o.iter_mut().zip(b) {
-                        x.write(f(p, q));
-                    }
-                }
-                _ => {
-                    for (i, x) in o.iter_mut().enumerate() {
-                        let i = i as isize;
-                        x.write(f(*a.offset(i * sa), *b.offset(i * sb)));
-                    }
-                }
-            }
+            });
         }
     });
     // SAFETY: the plan covers every element of the row-major output exactly once.

@@ -40,7 +40,7 @@ macro_rules! binary_methods {
                 where
                     D: DimMax<D2>,
                 {
-                    crate::layout::transform::broadcast_shapes(self.shape(), rhs.shape(), $op)?;
+                    super::core::check_broadcast(self.shape(), rhs.shape(), $op)?;
                     let pre: fn(&TensorBase<S2, D2>) -> Result<()> = $pre;
                     pre(rhs)?;
                     zip_with(self, rhs, $op, |$x: T, $y: T| $body)

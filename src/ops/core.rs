@@ -34,6 +34,15 @@ pub(crate) fn layout_to<S: Storage, D: Dimension>(
     }
 }
 
+/// `Err` when `a` and `b` do not broadcast together; free when the shapes are equal
+/// (the common case, checked before any broadcast shape is built).
+pub(crate) fn check_broadcast(a: &[usize], b: &[usize], op: &'static str) -> Result<()> {
+    if a == b {
+        return Ok(());
+    }
+    broadcast_shapes(a, b, op).map(|_| ())
+}
+
 /// A read operand over a tensor's buffer with the given (broadcast) layout.
 pub(crate) fn src<'a, T, S: Storage<Elem = T>>(
     t: &'a TensorBase<S, impl Dimension>,
@@ -58,12 +67,14 @@ where
     D1: DimMax<D2>,
     D2: Dimension,
 {
-    let shape = broadcast_shapes(a.shape(), b.shape(), op)?;
-    if let (Some(x), Some(y)) = (a.as_slice(), b.as_slice())
-        && a.shape() == b.shape()
+    // Same-shape contiguous operands first: no broadcast shape to build (measurable on
+    // 64×64 tensors, where this call's overhead is a tenth of the time).
+    if a.shape() == b.shape()
+        && let (Some(x), Some(y)) = (a.as_slice(), b.as_slice())
     {
-        return Ok(from_c_vec(zip::zip_contig(x, y, 1, f), &shape));
+        return Ok(from_c_vec(zip::zip_contig(x, y, 1, f), a.shape()));
     }
+    let shape = broadcast_shapes(a.shape(), b.shape(), op)?;
     let (la, lb) = (layout_to(a, &shape, op)?, layout_to(b, &shape, op)?);
     let data = zip::zip_new(&shape, src(a, &la), src(b, &lb), f);
     Ok(from_c_vec(data, &shape))
@@ -171,7 +182,7 @@ pub trait OperandStorage: Storage + Sized {
 
 impl<T> OperandStorage for OwnedRepr<T> {
     fn try_into_vec(self) -> std::result::Result<Vec<T>, Self> {
-        Ok(self.0)
+        Ok(self.into_vec())
     }
 }
 impl<T> OperandStorage for ViewRepr<'_, T> {

@@ -91,7 +91,7 @@ macro_rules! operator {
             type Output = Tensor<T, D1::Output>;
             #[track_caller]
             fn $method(self, rhs: &'b TensorBase<S2, D2>) -> Self::Output {
-                ok(crate::layout::transform::broadcast_shapes(self.shape(), rhs.shape(), $op)
+                ok(super::core::check_broadcast(self.shape(), rhs.shape(), $op)
                     .and_then(|_| kern::$check(rhs))
                     .and_then(|_| zip_with(self, rhs, $op, kern::$kern::<T>)))
             }
@@ -102,7 +102,7 @@ macro_rules! operator {
             type Output = Tensor<T, D1::Output>;
             #[track_caller]
             fn $method(self, rhs: &'b TensorBase<S2, D2>) -> Self::Output {
-                ok(crate::layout::transform::broadcast_shapes(self.shape(), rhs.shape(), $op)
+                ok(super::core::check_broadcast(self.shape(), rhs.shape(), $op)
                     .and_then(|_| kern::$check(rhs))
                     .and_then(|_| zip_owned(self, rhs.view(), $op, kern::$kern::<T>)))
             }
@@ -113,7 +113,7 @@ macro_rules! operator {
             type Output = Tensor<T, D1::Output>;
             #[track_caller]
             fn $method(self, rhs: TensorBase<S2, D2>) -> Self::Output {
-                ok(crate::layout::transform::broadcast_shapes(self.shape(), rhs.shape(), $op)
+                ok(super::core::check_broadcast(self.shape(), rhs.shape(), $op)
                     .and_then(|_| kern::$check(&rhs))
                     .and_then(|_| zip_owned(self.view(), rhs, $op, kern::$kern::<T>)))
             }
@@ -124,7 +124,7 @@ macro_rules! operator {
             type Output = Tensor<T, D1::Output>;
             #[track_caller]
             fn $method(self, rhs: TensorBase<S2, D2>) -> Self::Output {
-                ok(crate::layout::transform::broadcast_shapes(self.shape(), rhs.shape(), $op)
+                ok(super::core::check_broadcast(self.shape(), rhs.shape(), $op)
                     .and_then(|_| kern::$check(&rhs))
                     .and_then(|_| zip_owned(self, rhs, $op, kern::$kern::<T>)))
             }
@@ -184,7 +184,7 @@ macro_rules! operator {
             #[doc = concat!("assert!(a.", stringify!($try_assign), "(&Tensor::<i32, _>::ones([3])).is_err());")]
             /// ```
             pub fn $try_assign<S2: Storage<Elem = T>, D2: Dimension>(&mut self, rhs: &TensorBase<S2, D2>) -> Result<()> {
-                crate::layout::transform::broadcast_shapes(self.shape(), rhs.shape(), $op)?;
+                super::core::check_broadcast(self.shape(), rhs.shape(), $op)?;
                 kern::$check(rhs)?;
                 zip_assign(self, rhs, $op, |x, y| *x = kern::$kern(*x, y))
             }

