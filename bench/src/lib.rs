@@ -124,14 +124,23 @@ impl Table {
 /// STREAM-style triad `a[i] = b[i] + s·c[i]` over three f32 arrays of `total_bytes`
 /// together, with all of rayon's threads, into an existing (already faulted-in)
 /// array: the machine's sustainable memory bandwidth in GB/s (3 arrays counted).
+///
+/// Two variants are timed and the faster is returned, so that the reference is the
+/// best this machine does: ordinary stores (each written line is first read, as in
+/// a plain C loop), and on x86-64 non-temporal stores (as STREAM built by a compiler
+/// that emits them), which skip that read.
 pub fn triad_gbs(total_bytes: usize) -> f64 {
     use rayon::prelude::*;
-    let n = total_bytes / 12;
+    let n = total_bytes / 12 / 16 * 16;
     let b = vec![1.0f32; n];
     let c = vec![2.0f32; n];
     let mut a = vec![0.0f32; n];
-    let chunk = n.div_ceil(rayon::current_num_threads() * 8).max(1 << 14);
-    let secs = time_median(1.0, || {
+    let chunk = n
+        .div_ceil(rayon::current_num_threads() * 8)
+        .max(1 << 14)
+        .div_ceil(16)
+        * 16;
+    let plain = time_median(1.0, || {
         a.par_chunks_mut(chunk)
             .zip(b.par_chunks(chunk))
             .zip(c.par_chunks(chunk))
@@ -143,5 +152,43 @@ pub fn triad_gbs(total_bytes: usize) -> f64 {
         std::hint::black_box(&a);
     });
     assert_eq!(a[n - 1], 7.0);
+    let mut secs = plain;
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        a.iter_mut().for_each(|x| *x = 0.0);
+        let streamed = time_median(1.0, || {
+            a.par_chunks_mut(chunk)
+                .zip(b.par_chunks(chunk))
+                .zip(c.par_chunks(chunk))
+                .for_each(|((a, b), c)| {
+                    let head = a.as_ptr().align_offset(16).min(a.len());
+                    for i in 0..head {
+                        a[i] = b[i] + 3.0 * c[i];
+                    }
+                    let mut i = head;
+                    // SAFETY: `i + 4 <= a.len()` for every access; stores go to 16-byte
+                    // aligned addresses (`head` aligned the first one); SSE is baseline.
+                    unsafe {
+                        let three = _mm_set1_ps(3.0);
+                        while i + 4 <= a.len() {
+                            let v = _mm_add_ps(
+                                _mm_loadu_ps(b.as_ptr().add(i)),
+                                _mm_mul_ps(three, _mm_loadu_ps(c.as_ptr().add(i))),
+                            );
+                            _mm_stream_ps(a.as_mut_ptr().add(i), v);
+                            i += 4;
+                        }
+                        _mm_sfence();
+                    }
+                    for j in i..a.len() {
+                        a[j] = b[j] + 3.0 * c[j];
+                    }
+                });
+            std::hint::black_box(&a);
+        });
+        assert_eq!(a[n - 1], 7.0);
+        secs = secs.min(streamed);
+    }
     (3 * n * 4) as f64 / secs / 1e9
 }
