@@ -63,6 +63,23 @@ pub(crate) unsafe fn stream_run<O>(
     fence();
 }
 
+/// Copies `src` to `dst`, with streaming stores when `stream` is set (the caller then
+/// calls [`fence`] once it has written its whole part).
+///
+/// # Safety
+/// `dst..dst + src.len()` valid for writes, written by nobody else meanwhile.
+#[inline(always)]
+pub(crate) unsafe fn store_run<O: Copy>(dst: *mut MaybeUninit<O>, src: &[O], stream: bool) {
+    // SAFETY: guaranteed by the caller; `src` is a separate, initialised slice.
+    unsafe {
+        if stream {
+            copy_streaming(dst as *mut u8, src.as_ptr() as *const u8, std::mem::size_of_val(src));
+        } else {
+            std::ptr::copy_nonoverlapping(src.as_ptr(), dst as *mut O, src.len());
+        }
+    }
+}
+
 /// Copies `bytes` from `src` to `dst` with non-temporal stores for the 16-byte
 /// aligned middle part.
 ///

@@ -247,7 +247,7 @@ pub(crate) fn map_new_slices<A: Copy + Sync, O: Copy + Default + Send>(
     f: impl Fn(A) -> O + Sync,
     fs: impl Fn(&[A], &mut [O]) + Sync,
 ) -> Vec<O> {
-    const CHUNK: usize = 256;
+    const CHUNK: usize = 1024;
     let (mut out, plan) = output_plan::<O, 2>(shape, [&[], a.strides], [0, a.off], [0, a.buf.len()]);
     let [so, sa] = plan.inner;
     let (op, ap) = (SendPtr(out.as_mut_ptr()), ReadPtr(a.buf.as_ptr()));
@@ -278,17 +278,15 @@ pub(crate) fn map_new_slices<A: Copy + Sync, O: Copy + Default + Send>(
             // SAFETY: the run lies inside both buffers (`check_plan_bounds`) and the
             // output run belongs to this call alone.
             unsafe {
-                let src = std::slice::from_raw_parts(ap.at(ao), len);
-                stream_run(op.get().offset(oo), len, stream, |dst, start| {
-                    let n = dst.len();
-                    for (dst, src) in dst.chunks_mut(CHUNK).zip(src[start..start + n].chunks(CHUNK)) {
-                        let c = src.len();
-                        fs(src, &mut tmp[..c]);
-                        for (d, &t) in dst.iter_mut().zip(&tmp[..c]) {
-                            d.write(t);
-                        }
-                    }
-                });
+                let (src, dst) = (std::slice::from_raw_parts(ap.at(ao), len), op.get().offset(oo));
+                for (k, src) in src.chunks(CHUNK).enumerate() {
+                    let tmp = &mut tmp[..src.len()];
+                    fs(src, tmp);
+                    super::stream::store_run(dst.add(k * CHUNK), tmp, stream);
+                }
+            }
+            if stream {
+                super::stream::fence();
             }
         } else {
             // SAFETY: as in `map_new_cost`.

@@ -234,8 +234,8 @@ pub(crate) fn sort_long(src: &[f32], out: &mut [f32], chunks: usize) {
         return;
     }
     let clen = n.div_ceil(chunks.max(1));
-    let mut a = vec![0u32; n];
-    super::advise_huge_pages(a.as_ptr().cast(), n * 4);
+    // Every key is written by the key pass; the buffer goes back to the cache at the end.
+    let mut a = crate::iter::alloc::uninit_vec::<u32>(n);
     // Key pass: keys into `a`, per-chunk histograms of the top 16 bits, specials.
     let firsts: Vec<(Vec<u32>, Specials)> = a
         .par_chunks_mut(clen)
@@ -247,12 +247,14 @@ pub(crate) fn sort_long(src: &[f32], out: &mut [f32], chunks: usize) {
                 let bits = x.to_bits();
                 sp.add(bits);
                 let kk = key(bits);
-                *k = kk;
+                k.write(kk);
                 h[(kk >> 16) as usize] += 1;
             }
             (h, sp)
         })
         .collect();
+    // SAFETY: the chunks above cover `a` and wrote every key.
+    let a = unsafe { crate::iter::alloc::assume_init_vec(a) };
     let sp = firsts.iter().fold(Specials::default(), |s, f| s.merge(f.1));
     // Buckets: runs of consecutive top-16-bit values with about `BUCKET` keys.
     let mut map = vec![0u16; 1 << 16];
@@ -298,7 +300,7 @@ pub(crate) fn sort_long(src: &[f32], out: &mut [f32], chunks: usize) {
         // over buckets, then chunks, starting each bucket at its bound).
         unsafe { scatter(c, dst.get(), o, &map) }
     });
-    drop(a);
+    crate::iter::pool::recycle(a);
     // Sort every bucket in place (through scratch), in parallel.
     let mut parts = Vec::with_capacity(nb);
     let mut rest = &mut *out_bits;

@@ -145,6 +145,16 @@ pub(crate) fn c_strides(shape: &[usize]) -> Vec<isize> {
 pub(crate) fn alloc<T: Element>(shape: &[usize], op: &'static str) -> Result<Vec<T>> {
     let n = crate::layout::checked_size(shape, op)?;
     let bytes = crate::layout::byte_size::<T>(n)?;
+    if let Some(mut v) = crate::iter::pool::reuse::<T>(n) {
+        // A cached buffer (already mapped): zeroing it in parallel is cheaper than
+        // faulting in fresh pages.
+        use rayon::prelude::*;
+        let chunk = n.div_ceil(crate::threads::num_threads() * 4).max(1 << 16);
+        v.par_chunks_mut(chunk)
+            .for_each(|c| c.iter_mut().for_each(|x| _ = x.write(T::default())));
+        // SAFETY: every element was written above.
+        return Ok(unsafe { crate::iter::alloc::assume_init_vec(v) });
+    }
     let v = vec![T::default(); n];
     advise_huge_pages(v.as_ptr() as *const u8, bytes);
     Ok(v)
