@@ -228,6 +228,13 @@ const BUCKET: usize = 1 << 14;
 /// buckets of consecutive top-16-bit values (about [`BUCKET`] keys each, more only for a
 /// single value), then every bucket sorted in cache by [`radix_lane`], in parallel.
 pub(crate) fn sort_long(src: &[f32], out: &mut [f32], chunks: usize) {
+    // SAFETY: `sort_long_uninit` writes only initialised `f32` values.
+    let out_u = unsafe { &mut *(out as *mut [f32] as *mut [std::mem::MaybeUninit<f32>]) };
+    sort_long_uninit(src, out_u, chunks);
+}
+
+/// [`sort_long`] into an uninitialised output, which it fills completely.
+pub(crate) fn sort_long_uninit(src: &[f32], out: &mut [std::mem::MaybeUninit<f32>], chunks: usize) {
     let n = src.len();
     assert!(n == out.len() && n <= u32::MAX as usize);
     if n == 0 {
@@ -291,8 +298,7 @@ pub(crate) fn sort_long(src: &[f32], out: &mut [f32], chunks: usize) {
         }
     }
     drop(firsts);
-    let out_bits: &mut [u32] = bytemuck::cast_slice_mut(out);
-    let dst = SharedMut(out_bits.as_mut_ptr());
+    let dst = SharedMut(out.as_mut_ptr() as *mut u32);
     a.par_chunks(clen).zip(offs.par_iter_mut()).for_each(|(c, o)| {
         // SAFETY: `out_bits` is borrowed mutably for this whole section and only written
         // here; chunk `c`'s keys in bucket `b` go to `offs[c][b] .. offs[c][b] +
@@ -301,6 +307,9 @@ pub(crate) fn sort_long(src: &[f32], out: &mut [f32], chunks: usize) {
         unsafe { scatter(c, dst.get(), o, &map) }
     });
     crate::iter::pool::recycle(a);
+    // SAFETY: the scatter wrote all `n` elements (its ranges tile `0..n`), as bit
+    // patterns of `u32` keys, which `f32` and `u32` share.
+    let out_bits: &mut [u32] = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut u32, n) };
     // Sort every bucket in place (through scratch), in parallel.
     let mut parts = Vec::with_capacity(nb);
     let mut rest = &mut *out_bits;
@@ -325,6 +334,8 @@ pub(crate) fn sort_long(src: &[f32], out: &mut [f32], chunks: usize) {
             radix_lane::<u32, 11, 2048, 3, false>(c, |k| k, p, &mut a[..m], &mut b[..m]);
         },
     );
+    // SAFETY: as above: every element is an initialised `f32` now.
+    let out: &mut [f32] = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut f32, n) };
     restore_specials(src, out, sp);
 }
 

@@ -12,6 +12,7 @@ use crate::tensor::{Tensor, TensorBase, TensorView};
 use half::{bf16, f16};
 use rayon::prelude::*;
 use std::any::TypeId;
+use std::mem::MaybeUninit;
 
 /// Element types with NumPy's sort order: integers, `bool` (`false < true`) and
 /// floats, where `-0.0 == 0.0` and every NaN sorts after `+inf` (all NaNs equal).
@@ -181,6 +182,27 @@ fn sort_f32<T: Element>(v: &TensorView<'_, T, IxDyn>, buf: &[f32], out: &mut [f3
     );
 }
 
+/// The sort of a single long contiguous `f32` lane (`v` holds one lane of `n`), into a
+/// fresh uninitialised buffer that the parallel radix sort fills: no zeroing pass over
+/// the output. `None` for anything else.
+fn sort_long_f32<T: Element>(v: &TensorView<'_, T, IxDyn>, n: usize) -> Result<Option<Vec<T>>> {
+    let threads = sort_threads(n);
+    let Some(buf) = as_f32(v.storage.0) else {
+        return Ok(None);
+    };
+    if v.size() != n || n < 1 << 16 || n > u32::MAX as usize || v.strides()[v.ndim() - 1] != 1 || threads < 2 {
+        return Ok(None);
+    }
+    crate::layout::byte_size::<T>(n)?;
+    let o = v.offset();
+    let mut out = crate::iter::alloc::uninit_vec::<T>(n);
+    // SAFETY: `T` is `f32` (checked by `as_f32`), so the buffer is reinterpreted as itself.
+    let out_f = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<MaybeUninit<f32>>(), n) };
+    fsort::sort_long_uninit(&buf[o..o + n], out_f, 4 * threads);
+    // SAFETY: `sort_long_uninit` wrote every element.
+    Ok(Some(unsafe { crate::iter::alloc::assume_init_vec(out) }))
+}
+
 impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// A sorted copy along `axis` (NumPy `sort(kind="stable")`): ascending, `-0.0`
     /// equal to `0.0`, NaNs last. Independent lanes are sorted in parallel, a single
@@ -203,6 +225,9 @@ impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         let v = axis_last(&self.view(), ax);
         let moved = v.shape().to_vec();
         let n = moved[moved.len() - 1];
+        if let Some(out) = sort_long_f32(&v, n)? {
+            return restore_axis(out, &moved, ax, op);
+        }
         let mut out = alloc::<T>(&moved, op)?;
         if out.is_empty() {
             return restore_axis(out, &moved, ax, op);
