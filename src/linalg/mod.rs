@@ -21,7 +21,7 @@
 //! assert!((back.to_vec()[0] - 3.0).abs() < 1e-12 && (back.to_vec()[1] - 5.0).abs() < 1e-12);
 //! ```
 
-mod alloc;
+pub(crate) mod alloc;
 mod batch;
 mod contract;
 mod decomp;

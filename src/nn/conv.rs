@@ -4,10 +4,13 @@
 //! unfolds its tile (skipped for 1×1 kernels, whose im2col matrix is the input itself),
 //! then computes `out[n, group, tile] = bias + W_group @ cols` with one `gemm` call.
 
+use super::conv_direct::{conv2d_direct, suits};
+use super::conv_kernel::Level;
 use super::gemm_call::{Mat, gemm};
 use super::im2col::{Geom, im2col_tile};
 use super::util::{
-    check_bias, check_nonzero, contiguous, dims, from_f32, is_native, out_len, owned, par_tasks, to_f32,
+    cast_slice, cast_vec, check_bias, check_nonzero, contiguous, dims, from_f32, is_native, out_len, owned, par_tasks,
+    to_f32,
 };
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
@@ -173,7 +176,31 @@ pub fn conv2d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem =
 }
 
 /// The convolution on row-major buffers of a GEMM-native type; returns `(N, O, OH, OW)`.
+/// `f32` with AVX-512 takes the direct kernel (see [`super::conv_direct`]) unless the
+/// kernel is 1×1 (the input is then already the GEMM operand) or the shape does not suit
+/// it; everything else goes through im2col tiles and GEMM.
 fn conv2d_core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, o: usize, groups: usize, g: &Geom) -> Vec<T> {
+    if let (Some(x32), Some(w32)) = (cast_slice::<T, f32>(x), cast_slice::<T, f32>(wt)) {
+        let level = Level::detect();
+        if level != Level::Portable && !g.is_pointwise() && suits(g, o / groups) {
+            let b32 = bias.map(|b| cast_slice::<T, f32>(b).expect("bias has the input's type"));
+            let out = conv2d_direct(x32, w32, b32, n, o, groups, g, level);
+            return cast_vec(out).unwrap_or_else(|_| unreachable!("T is f32"));
+        }
+    }
+    conv2d_gemm(x, wt, bias, n, o, groups, g)
+}
+
+/// The im2col + GEMM convolution (any GEMM-native type).
+pub(super) fn conv2d_gemm<T: Float>(
+    x: &[T],
+    wt: &[T],
+    bias: Option<&[T]>,
+    n: usize,
+    o: usize,
+    groups: usize,
+    g: &Geom,
+) -> Vec<T> {
     let (k, p_all) = (g.k(), g.positions());
     let og = o / groups;
     let mut out = vec![T::zero(); n * o * p_all];

@@ -32,6 +32,11 @@ mod activation;
 mod chw;
 mod chw_fill;
 mod conv;
+mod conv_direct;
+#[cfg(test)]
+mod conv_direct_tests;
+mod conv_kernel;
+mod conv_phase;
 mod conv_transpose;
 mod gemm_call;
 mod im2col;
