@@ -1,8 +1,11 @@
-//! `conv2d` and `conv1d`: im2col tiles sized for the cache, each fed to one GEMM.
+//! `conv2d` and `conv1d`: argument checks, then either the direct `f32` kernel of
+//! [`super::conv_direct`] (AVX-512 CPUs) or im2col tiles sized for the cache, each fed to
+//! one GEMM.
 //!
-//! Work is split into tasks `(image, group, tile of output positions)`; each task
-//! unfolds its tile (skipped for 1×1 kernels, whose im2col matrix is the input itself),
-//! then computes `out[n, group, tile] = bias + W_group @ cols` with one `gemm` call.
+//! On the GEMM path work is split into tasks `(image, group, tile of output positions)`;
+//! each task unfolds its tile (skipped for 1×1 kernels, whose im2col matrix is the input
+//! itself), then computes `out[n, group, tile] = bias + W_group @ cols` with one `gemm`
+//! call.
 
 use super::conv_direct::{conv2d_direct, suits};
 use super::conv_kernel::Level;
@@ -192,15 +195,7 @@ fn conv2d_core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, o: usi
 }
 
 /// The im2col + GEMM convolution (any GEMM-native type).
-pub(super) fn conv2d_gemm<T: Float>(
-    x: &[T],
-    wt: &[T],
-    bias: Option<&[T]>,
-    n: usize,
-    o: usize,
-    groups: usize,
-    g: &Geom,
-) -> Vec<T> {
+fn conv2d_gemm<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, o: usize, groups: usize, g: &Geom) -> Vec<T> {
     let (k, p_all) = (g.k(), g.positions());
     let og = o / groups;
     let mut out = vec![T::zero(); n * o * p_all];

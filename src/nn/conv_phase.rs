@@ -159,6 +159,14 @@ impl Phases {
                 let first = lo * s1 + b - g.p[1];
                 if s1 == 1 {
                     dst[lo..hi].copy_from_slice(&src[first..first + hi - lo]);
+                } else if s1 == 2 {
+                    // Every other element, as pairs (which LLVM vectorises, unlike
+                    // `step_by`), the last one alone: the row may end right after it.
+                    let (body, last) = dst[lo..hi].split_at_mut(hi - lo - 1);
+                    for (t, pair) in body.iter_mut().zip(src[first..].chunks_exact(2)) {
+                        *t = pair[0];
+                    }
+                    last[0] = src[first + 2 * body.len()];
                 } else {
                     for (t, v) in dst[lo..hi].iter_mut().zip(src[first..].iter().step_by(s1)) {
                         *t = *v;
