@@ -14,6 +14,15 @@ use crate::iter::SendPtr;
 /// Bytes of phase-split input per task: a tile stays in L2 while its panels are swept.
 const TILE_BYTES: usize = 1 << 20;
 
+/// Tile buffers up to this size are kept for the thread's next task.
+const KEEP_BYTES: usize = 4 * TILE_BYTES;
+
+thread_local! {
+    /// The thread's tile buffer, kept between tasks and calls: a fresh one per task is
+    /// page-faulted and zeroed each time, which costs several percent of a task.
+    static TILE: std::cell::Cell<Vec<f32>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// True when the direct path is worth taking: enough output channels per group to fill
 /// most of an `MR` block, and few discarded virtual columns per output row.
 pub(crate) fn suits(g: &Geom, og: usize) -> bool {
@@ -68,13 +77,18 @@ pub(crate) fn conv2d_direct(
     let out_len = out.capacity();
     par_tasks(
         n * groups * tiles,
-        || (vec![0.0f32; ph.len], [0.0f32; MR * NR], Vec::new(), Vec::new()),
-        |(buf, tmp, store, starts), t| {
+        || ([0.0f32; MR * NR], Vec::new(), Vec::new()),
+        |(tmp, store, starts), t| {
+            // Stale contents are fine: `fill` writes every element a kept output reads.
+            let mut buf = TILE.take();
+            if buf.len() < ph.len {
+                buf = vec![0.0f32; ph.len];
+            }
             let (ni, gi, ti) = (t / (groups * tiles), t / tiles % groups, t % tiles);
             let oh0 = ti * rows;
             let rr = rows.min(g.oh - oh0);
             let xg = &x[(ni * groups + gi) * plane_in..][..plane_in];
-            ph.fill(g, xg, oh0, rr, buf);
+            ph.fill(g, xg, oh0, rr, &mut buf);
             let virt = rr * ph.wv;
             // This task's output: channels gi·og.. of image ni, rows oh0..oh0 + rr.
             let first = ((ni * o + gi * og) * g.oh + oh0) * g.ow;
@@ -98,7 +112,7 @@ pub(crate) fn conv2d_direct(
                 let dst = optr.get().wrapping_add(first + b * MR * positions);
                 let rows_b = MR.min(og - b * MR);
                 for (i, p0) in (0..virt).step_by(NR).enumerate() {
-                    level.block(panel, buf, p0, &ph.taps, &biases[gi * blocks + b], tmp);
+                    level.block(panel, &buf, p0, &ph.taps, &biases[gi * blocks + b], tmp);
                     let pcs = &store[starts[i]..starts[i + 1]];
                     // SAFETY: the pieces' set lanes land in 0..rr·OW (`pieces`), and rows
                     // r < rows_b are output channels gi·og + b·MR + r of image ni: inside
@@ -106,6 +120,9 @@ pub(crate) fn conv2d_direct(
                     // disjoint (image, group, row tile) blocks).
                     unsafe { level.scatter(tmp, rows_b, dst, positions, pcs) };
                 }
+            }
+            if buf.len() * size_of::<f32>() <= KEEP_BYTES {
+                TILE.set(buf);
             }
         },
     );
