@@ -49,11 +49,12 @@ pub(crate) fn conv2d_direct(
     }
     // Every element is written below (each task stores all valid positions of its rows).
     let mut out = crate::linalg::alloc::output_buffer::<f32>(n * o * positions);
-    // Tile rows: the largest tile within TILE_BYTES, then smaller so that every thread
-    // gets at least two tasks.
+    // Tile rows: the largest tile within TILE_BYTES, then smaller so that with several
+    // threads each gets at least two tasks.
     let row_bytes = Phases::new(g, 1, NR).row_len() * size_of::<f32>();
     let mut rows = (TILE_BYTES / row_bytes).clamp(1, g.oh);
-    let want = 2 * crate::threads::num_threads();
+    let threads = crate::threads::num_threads();
+    let want = if threads > 1 { 2 * threads } else { 1 };
     if n * groups * g.oh.div_ceil(rows) < want {
         rows = g.oh.div_ceil(want.div_ceil(n * groups).min(g.oh));
     }
