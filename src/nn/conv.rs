@@ -187,7 +187,7 @@ fn conv2d_core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, o: usi
         let level = Level::detect();
         if level != Level::Portable && !g.is_pointwise() && suits(g, o / groups) {
             let b32 = bias.map(|b| cast_slice::<T, f32>(b).expect("bias has the input's type"));
-            let out = conv2d_direct(x32, w32, b32, n, o, groups, g, level);
+            let out = conv2d_direct(x32, w32, b32, n, o, groups, g, level, None);
             return cast_vec(out).unwrap_or_else(|_| unreachable!("T is f32"));
         }
     }

@@ -31,7 +31,8 @@ pub(crate) fn suits(g: &Geom, og: usize) -> bool {
 }
 
 /// `conv2d` on row-major `f32` buffers (`x` is `(N, C, H, W)`, `wt` `(O, C_g, kH, kW)`)
-/// with the block kernel of `level`; returns `(N, O, OH, OW)`.
+/// with the block kernel of `level`, in tiles of `tile_rows` output rows (`None`: sized
+/// for the cache and the thread count); returns `(N, O, OH, OW)`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn conv2d_direct(
     x: &[f32],
@@ -42,6 +43,7 @@ pub(crate) fn conv2d_direct(
     groups: usize,
     g: &Geom,
     level: Level,
+    tile_rows: Option<usize>,
 ) -> Vec<f32> {
     let (k, og, positions) = (g.k(), o / groups, g.positions());
     if n * o * positions == 0 {
@@ -51,13 +53,18 @@ pub(crate) fn conv2d_direct(
     let mut out = crate::linalg::alloc::output_buffer::<f32>(n * o * positions);
     // Tile rows: the largest tile within TILE_BYTES, then smaller so that with several
     // threads each gets at least two tasks.
-    let row_bytes = Phases::new(g, 1, NR).row_len() * size_of::<f32>();
-    let mut rows = (TILE_BYTES / row_bytes).clamp(1, g.oh);
-    let threads = crate::threads::num_threads();
-    let want = if threads > 1 { 2 * threads } else { 1 };
-    if n * groups * g.oh.div_ceil(rows) < want {
-        rows = g.oh.div_ceil(want.div_ceil(n * groups).min(g.oh));
-    }
+    let rows = tile_rows.unwrap_or_else(|| {
+        let row_bytes = Phases::new(g, 1, NR).row_len() * size_of::<f32>();
+        let rows = (TILE_BYTES / row_bytes).clamp(1, g.oh);
+        let threads = crate::threads::num_threads();
+        let want = if threads > 1 { 2 * threads } else { 1 };
+        if n * groups * g.oh.div_ceil(rows) < want {
+            g.oh.div_ceil(want.div_ceil(n * groups).min(g.oh))
+        } else {
+            rows
+        }
+    });
+    assert!(rows > 0, "conv2d: empty row tiles");
     let tiles = g.oh.div_ceil(rows);
     let ph = Phases::new(g, rows, NR);
     let blocks = og.div_ceil(MR);

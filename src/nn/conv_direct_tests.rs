@@ -80,6 +80,10 @@ fn data(len: usize, seed: usize) -> Vec<f32> {
 }
 
 fn check(n: usize, o: usize, groups: usize, case: Case, with_bias: bool) {
+    check_tiles(n, o, groups, case, with_bias, None);
+}
+
+fn check_tiles(n: usize, o: usize, groups: usize, case: Case, with_bias: bool, rows: Option<usize>) {
     let g = geom(case);
     let c = g.cg * groups;
     let x = data(n * c * g.h * g.w, 1);
@@ -90,7 +94,7 @@ fn check(n: usize, o: usize, groups: usize, case: Case, with_bias: bool) {
     for level in levels() {
         // (Miri: one thread, to keep the run short.)
         for &threads in if cfg!(miri) { &[1][..] } else { &[1, 2] } {
-            let got = crate::with_num_threads(threads, || conv2d_direct(&x, &w, b, n, o, groups, &g, level));
+            let got = crate::with_num_threads(threads, || conv2d_direct(&x, &w, b, n, o, groups, &g, level, rows));
             assert_eq!(got.len(), want.len());
             for (i, (&a, &e)) in got.iter().zip(&want).enumerate() {
                 assert!(
@@ -123,8 +127,11 @@ fn strided_dilated_grouped_unpadded() {
 
 #[test]
 fn several_row_tiles() {
-    // 1 image, 1 group: 13 rows split into 2 tiles (7 + 6) on 1 thread, 4 tiles (the
-    // last of 1 row) on 2 threads.
+    // 13 output rows in tiles of 4 (the last of 1 row), and of 5 with stride 2 and
+    // dilation (halo rows shared between tiles).
+    check_tiles(1, 9, 1, (2, 13, 6, 3, 3, [1, 1], [1, 1], [1, 1]), true, Some(4));
+    check_tiles(2, 8, 2, (2, 27, 9, 3, 2, [2, 1], [1, 0], [2, 2]), true, Some(5));
+    // Automatic: one tile per image on one thread, split rows for two threads.
     check(1, 9, 1, (2, 13, 6, 3, 3, [1, 1], [1, 1], [1, 1]), true);
 }
 
