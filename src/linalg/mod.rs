@@ -27,7 +27,7 @@ mod contract;
 mod decomp;
 mod dot;
 mod einsum;
-mod gemm_kernels;
+pub(crate) mod gemm_kernels;
 mod generic_kernel;
 mod lstsq;
 mod matmul;

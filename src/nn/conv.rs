@@ -9,7 +9,6 @@
 
 use super::conv_direct::{conv2d_direct, suits};
 use super::conv_kernel::Level;
-use super::gemm_call::{Mat, gemm};
 use super::im2col::{Geom, im2col_tile};
 use super::util::{
     cast_slice, cast_vec, check_bias, check_nonzero, contiguous, dims, from_f32, is_native, out_len, owned, par_tasks,
@@ -19,6 +18,7 @@ use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
 use crate::iter::SendPtr;
 use crate::layout::{Dimension, Ix1, Ix3, Ix4};
+use crate::linalg::gemm_kernels::{MatMut, MatRef, gemm_into};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 
@@ -237,16 +237,16 @@ fn conv2d_gemm<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, o: usi
             let len = tile.min(p_all - p0);
             let xg = &x[ni * plane_in + gi * g.cg * g.h * g.w..][..g.cg * g.h * g.w];
             let rhs = if pointwise {
-                Mat {
+                MatRef {
                     ptr: xg.as_ptr().wrapping_add(p0),
                     rs: p_all as isize,
                     cs: 1,
                 }
             } else {
                 im2col_tile(xg, g, p0, len, cols);
-                Mat::row_major(cols, 0, k, len)
+                MatRef::row_major(cols, 0, k, len)
             };
-            let lhs = Mat::row_major(wt, gi * og * k, og, k);
+            let lhs = MatRef::row_major(wt, gi * og * k, og, k);
             let d0 = (ni * o + gi * og) * p_all + p0;
             assert!(
                 d0 + (og - 1) * p_all + len <= out_len,
@@ -267,16 +267,18 @@ fn conv2d_gemm<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, o: usi
             // either the k × len im2col tile in `cols` or, for 1×1 kernels, the group's
             // input channels (k = C_g rows of OH·OW = H·W positions) from column p0 on.
             unsafe {
-                gemm(
+                gemm_into(
+                    bias.is_some(),
                     og,
                     len,
                     k,
-                    dst,
-                    p_all as isize,
-                    1,
-                    bias.is_some(),
                     lhs,
                     rhs,
+                    MatMut {
+                        ptr: dst,
+                        rs: p_all as isize,
+                        cs: 1,
+                    },
                     gemm_threads,
                 )
             };

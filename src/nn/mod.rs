@@ -40,7 +40,6 @@ mod conv_direct_tests;
 mod conv_kernel;
 mod conv_phase;
 mod conv_transpose;
-mod gemm_call;
 mod im2col;
 mod linear;
 mod norm;
