@@ -264,3 +264,61 @@ fn conv_transpose_is_the_adjoint_of_conv() {
         "{lhs} vs {rhs}"
     );
 }
+
+#[test]
+fn f32_convs_on_views_match_naive() {
+    // f32 takes the direct kernel on AVX-512 machines (phase-split input, 8 × 48
+    // blocks): strided view input, groups, bias, stride 2 with a 7×7 kernel, dilation,
+    // output channels not a multiple of 8, several tiles per image on 2 threads.
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let big = Tensor::<f32, _>::randn([3, 6, 30, 33], &mut rng);
+    let x = big.slice(s![.., .., 1.., ..;1]).into_dim::<Ix4>().unwrap(); // (3, 6, 29, 33)
+    let x64 = Tensor::from_vec(x.iter().map(|&v| f64::from(v)).collect(), *x.dim()).unwrap();
+    let to64 = |t: &Tensor<f32, Ix4>| {
+        Tensor::from_vec(t.iter().map(|&v| f64::from(v)).collect(), *t.dim()).unwrap()
+    };
+    for (ws, a) in [
+        (
+            [12, 3, 3, 3],
+            Conv2dArgs {
+                padding: [1, 1],
+                groups: 2,
+                ..Default::default()
+            },
+        ),
+        (
+            [10, 6, 7, 7],
+            Conv2dArgs {
+                stride: [2, 2],
+                padding: [3, 3],
+                ..Default::default()
+            },
+        ),
+        (
+            [9, 6, 3, 2],
+            Conv2dArgs {
+                stride: [1, 2],
+                padding: [2, 0],
+                dilation: [2, 3],
+                groups: 1,
+            },
+        ),
+    ] {
+        let w = Tensor::<f32, _>::randn(ws, &mut rng);
+        let b = Tensor::<f32, _>::randn([ws[0]], &mut rng);
+        let b64 = Tensor::from_vec(b.iter().map(|&v| f64::from(v)).collect(), [ws[0]]).unwrap();
+        let want = naive(&x64, &to64(&w), Some(&b64), &a);
+        for threads in [1, 2] {
+            let got = ferrotensor::with_num_threads(threads, || {
+                nn::conv2d(&x, &w, Some(&b), &a).unwrap()
+            });
+            assert_eq!(got.shape(), want.shape());
+            for (g, e) in got.iter().zip(want.iter()) {
+                assert!(
+                    (f64::from(*g) - e).abs() < 1e-4 * (1.0 + e.abs()),
+                    "{a:?}: {g} vs {e}"
+                );
+            }
+        }
+    }
+}

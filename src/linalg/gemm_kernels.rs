@@ -60,6 +60,32 @@ impl<T> MatRef<T> {
         }
     }
 }
+impl<T> MatRef<T> {
+    /// A row-major contiguous `rows × cols` matrix starting at `s[off]`.
+    ///
+    /// Panics if the matrix does not fit inside `s` (so that the pointer arithmetic of
+    /// a product stays inside one allocation).
+    pub(crate) fn row_major(s: &[T], off: usize, rows: usize, cols: usize) -> Self {
+        assert!(
+            rows * cols == 0 || off + rows * cols <= s.len(),
+            "gemm operand outside its buffer"
+        );
+        MatRef {
+            ptr: s.as_ptr().wrapping_add(off),
+            rs: cols as isize,
+            cs: 1,
+        }
+    }
+    /// The transpose (same memory, strides swapped).
+    pub(crate) fn t(self) -> Self {
+        MatRef {
+            ptr: self.ptr,
+            rs: self.cs,
+            cs: self.rs,
+        }
+    }
+}
+
 impl<T> MatMut<T> {
     #[inline(always)]
     pub(crate) fn cast<U>(self) -> MatMut<U> {
@@ -102,6 +128,86 @@ pub(crate) unsafe fn gemm<T: Num>(
     unsafe { gemm_with(&small, m, n, k, a, b, c, threads) }
 }
 
+/// `C += A · B` when `accumulate`, else `C = A · B` ([`gemm`]), on `threads` threads.
+/// The accumulating product of the `gemm` crate's types is one call with `read_dst`
+/// (for `nn`, whose outputs start as the bias); other types go through a temporary.
+///
+/// # Safety
+/// As [`gemm`]; with `accumulate`, `c` must also be readable (and initialised) at every
+/// `(i, j)`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn gemm_into<T: Num>(
+    accumulate: bool,
+    m: usize,
+    n: usize,
+    k: usize,
+    a: MatRef<T>,
+    b: MatRef<T>,
+    c: MatMut<T>,
+    threads: usize,
+) {
+    if !accumulate {
+        // SAFETY: forwarded caller contract.
+        return unsafe { gemm(m, n, k, a, b, c, threads) };
+    }
+    if m == 0 || n == 0 || k == 0 {
+        return;
+    }
+    if uses_gemm_crate::<T>() {
+        // SAFETY: as in `gemm_with`; `read_dst = true` with alpha = beta = 1 computes
+        // `C = C + A·B`, reading C, which the caller guarantees readable.
+        unsafe {
+            gemm::gemm(
+                m,
+                n,
+                k,
+                c.ptr,
+                c.cs,
+                c.rs,
+                true,
+                a.ptr,
+                a.cs,
+                a.rs,
+                b.ptr,
+                b.cs,
+                b.rs,
+                T::one(),
+                T::one(),
+                false,
+                false,
+                false,
+                parallelism(threads, m, n, k),
+            )
+        };
+        return;
+    }
+    let mut t = vec![T::zero(); m * n];
+    let tm = MatMut {
+        ptr: t.as_mut_ptr(),
+        rs: n as isize,
+        cs: 1,
+    };
+    // SAFETY: `t` is a fresh m × n row-major buffer; a and b as the caller guarantees.
+    unsafe { gemm(m, n, k, a, b, tm, threads) };
+    for (x, &v) in t.iter().enumerate() {
+        let (i, j) = (x / n, x % n);
+        // SAFETY: (i, j) is inside the caller's m × n output.
+        unsafe {
+            let p = c.ptr.offset(i as isize * c.rs + j as isize * c.cs);
+            *p = *p + v;
+        }
+    }
+}
+
+/// The gemm crate's threading for an `m × n × k` product: one thread below 48³.
+fn parallelism(threads: usize, m: usize, n: usize, k: usize) -> gemm::Parallelism {
+    if threads > 1 && m * n * k >= 48 * 48 * 48 {
+        gemm::Parallelism::Rayon(threads)
+    } else {
+        gemm::Parallelism::None
+    }
+}
+
 /// [`gemm`] with a small-product plan prepared once for many products of the same shape
 /// and column strides (a batch).
 ///
@@ -135,11 +241,7 @@ pub(crate) unsafe fn gemm_with<T: Num>(
         return unsafe { small.run(m, n, k, a, b, c) };
     }
     if uses_gemm_crate::<T>() {
-        let par = if threads > 1 && m * n * k >= 48 * 48 * 48 {
-            gemm::Parallelism::Rayon(threads)
-        } else {
-            gemm::Parallelism::None
-        };
+        let par = parallelism(threads, m, n, k);
         // SAFETY: `T` is one of the five types the gemm crate supports (checked above, and
         // `gemm` dispatches on the same TypeIds); the pointer/stride validity for every
         // (i, p), (p, j), (i, j) is the caller's contract, which is exactly gemm's

@@ -21,13 +21,13 @@
 //! assert!((back.to_vec()[0] - 3.0).abs() < 1e-12 && (back.to_vec()[1] - 5.0).abs() < 1e-12);
 //! ```
 
-mod alloc;
+pub(crate) mod alloc;
 mod batch;
 mod contract;
 mod decomp;
 mod dot;
 mod einsum;
-mod gemm_kernels;
+pub(crate) mod gemm_kernels;
 mod generic_kernel;
 mod lstsq;
 mod matmul;

@@ -1,18 +1,24 @@
-//! `conv2d` and `conv1d`: im2col tiles sized for the cache, each fed to one GEMM.
+//! `conv2d` and `conv1d`: argument checks, then either the direct `f32` kernel of
+//! [`super::conv_direct`] (AVX-512 CPUs) or im2col tiles sized for the cache, each fed to
+//! one GEMM.
 //!
-//! Work is split into tasks `(image, group, tile of output positions)`; each task
-//! unfolds its tile (skipped for 1×1 kernels, whose im2col matrix is the input itself),
-//! then computes `out[n, group, tile] = bias + W_group @ cols` with one `gemm` call.
+//! On the GEMM path work is split into tasks `(image, group, tile of output positions)`;
+//! each task unfolds its tile (skipped for 1×1 kernels, whose im2col matrix is the input
+//! itself), then computes `out[n, group, tile] = bias + W_group @ cols` with one `gemm`
+//! call.
 
-use super::gemm_call::{Mat, gemm};
+use super::conv_direct::{conv2d_direct, suits};
+use super::conv_kernel::Level;
 use super::im2col::{Geom, im2col_tile};
 use super::util::{
-    check_bias, check_nonzero, contiguous, dims, from_f32, is_native, out_len, owned, par_tasks, to_f32,
+    cast_slice, cast_vec, check_bias, check_nonzero, contiguous, dims, from_f32, is_native, out_len, owned, par_tasks,
+    to_f32,
 };
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
 use crate::iter::SendPtr;
 use crate::layout::{Dimension, Ix1, Ix3, Ix4};
+use crate::linalg::gemm_kernels::{MatMut, MatRef, gemm_into};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 
@@ -173,7 +179,23 @@ pub fn conv2d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem =
 }
 
 /// The convolution on row-major buffers of a GEMM-native type; returns `(N, O, OH, OW)`.
+/// `f32` with AVX-512 takes the direct kernel (see [`super::conv_direct`]) unless the
+/// kernel is 1×1 (the input is then already the GEMM operand) or the shape does not suit
+/// it; everything else goes through im2col tiles and GEMM.
 fn conv2d_core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, o: usize, groups: usize, g: &Geom) -> Vec<T> {
+    if let (Some(x32), Some(w32)) = (cast_slice::<T, f32>(x), cast_slice::<T, f32>(wt)) {
+        let level = Level::detect();
+        if level != Level::Portable && !g.is_pointwise() && suits(g, o / groups) {
+            let b32 = bias.map(|b| cast_slice::<T, f32>(b).expect("bias has the input's type"));
+            let out = conv2d_direct(x32, w32, b32, n, o, groups, g, level, None);
+            return cast_vec(out).unwrap_or_else(|_| unreachable!("T is f32"));
+        }
+    }
+    conv2d_gemm(x, wt, bias, n, o, groups, g)
+}
+
+/// The im2col + GEMM convolution (any GEMM-native type).
+fn conv2d_gemm<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, o: usize, groups: usize, g: &Geom) -> Vec<T> {
     let (k, p_all) = (g.k(), g.positions());
     let og = o / groups;
     let mut out = vec![T::zero(); n * o * p_all];
@@ -215,16 +237,16 @@ fn conv2d_core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, o: usi
             let len = tile.min(p_all - p0);
             let xg = &x[ni * plane_in + gi * g.cg * g.h * g.w..][..g.cg * g.h * g.w];
             let rhs = if pointwise {
-                Mat {
+                MatRef {
                     ptr: xg.as_ptr().wrapping_add(p0),
                     rs: p_all as isize,
                     cs: 1,
                 }
             } else {
                 im2col_tile(xg, g, p0, len, cols);
-                Mat::row_major(cols, 0, k, len)
+                MatRef::row_major(cols, 0, k, len)
             };
-            let lhs = Mat::row_major(wt, gi * og * k, og, k);
+            let lhs = MatRef::row_major(wt, gi * og * k, og, k);
             let d0 = (ni * o + gi * og) * p_all + p0;
             assert!(
                 d0 + (og - 1) * p_all + len <= out_len,
@@ -245,16 +267,18 @@ fn conv2d_core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, o: usi
             // either the k × len im2col tile in `cols` or, for 1×1 kernels, the group's
             // input channels (k = C_g rows of OH·OW = H·W positions) from column p0 on.
             unsafe {
-                gemm(
+                gemm_into(
+                    bias.is_some(),
                     og,
                     len,
                     k,
-                    dst,
-                    p_all as isize,
-                    1,
-                    bias.is_some(),
                     lhs,
                     rhs,
+                    MatMut {
+                        ptr: dst,
+                        rs: p_all as isize,
+                        cs: 1,
+                    },
                     gemm_threads,
                 )
             };

@@ -1,7 +1,6 @@
 //! `conv_transpose2d`: one GEMM per (image, group) giving every kernel tap's
 //! contribution (`Wᵀ @ X`), then col2im scatter-adds the taps into the output.
 
-use super::gemm_call::{Mat, gemm};
 use super::util::{
     check_bias, check_nonzero, contiguous, dims, from_f32, is_native, owned, par_tasks, to_f32, valid_range,
 };
@@ -9,6 +8,7 @@ use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
 use crate::iter::SendPtr;
 use crate::layout::{Dimension, Ix1, Ix4};
+use crate::linalg::gemm_kernels::{MatMut, MatRef, gemm};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 
@@ -178,7 +178,7 @@ fn core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, groups: usize
             let (ni, gi) = (t / groups, t % groups);
             let xg = &x[(ni * groups + gi) * g.cg * hw..][..g.cg * hw];
             // Wᵀ of the group's (C_g × O_g·kH·kW) block.
-            let lhs = Mat::row_major(wt, gi * g.cg * rows, g.cg, rows).t();
+            let lhs = MatRef::row_major(wt, gi * g.cg * rows, g.cg, rows).t();
             // SAFETY: `cols` is a fresh rows × hw buffer owned by this task; lhs reads the
             // group's weight block (bounds checked by `row_major`), rhs the group's
             // C_g × H·W input channels (a subslice of `x`).
@@ -187,12 +187,13 @@ fn core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, groups: usize
                     rows,
                     hw,
                     g.cg,
-                    cols.as_mut_ptr(),
-                    hw as isize,
-                    1,
-                    false,
                     lhs,
-                    Mat::row_major(xg, 0, g.cg, hw),
+                    MatRef::row_major(xg, 0, g.cg, hw),
+                    MatMut {
+                        ptr: cols.as_mut_ptr(),
+                        rs: hw as isize,
+                        cs: 1,
+                    },
                     gemm_threads,
                 )
             };

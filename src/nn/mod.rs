@@ -14,7 +14,9 @@
 //! | pooling and resizing | [`max_pool2d`], [`avg_pool2d`], [`adaptive_avg_pool2d`], [`upsample_nearest2d`], [`upsample_bilinear2d`] |
 //! | activations | [`relu`], [`relu6`], [`leaky_relu`], [`elu`], [`hardsigmoid`], [`hardswish`], [`sigmoid`], [`silu`], [`gelu`], [`gelu_tanh`], [`tanh`] |
 //!
-//! Convolutions are lowered to GEMM (the `gemm` crate) over cache-sized im2col tiles;
+//! `f32` convolutions on AVX-512 CPUs run a direct kernel over a stride-phase-split copy
+//! of the input (no im2col matrix); other convolutions are lowered to GEMM (the `gemm`
+//! crate) over cache-sized im2col tiles;
 //! softmax runs a fused per-row kernel with the vectorised `exp` of
 //! [`crate::kernels::vmath`]. `f16`/`bf16` compute through `f32`.
 //!
@@ -32,8 +34,12 @@ mod activation;
 mod chw;
 mod chw_fill;
 mod conv;
+mod conv_direct;
+#[cfg(test)]
+mod conv_direct_tests;
+mod conv_kernel;
+mod conv_phase;
 mod conv_transpose;
-mod gemm_call;
 mod im2col;
 mod linear;
 mod norm;
