@@ -119,6 +119,29 @@ unsafe fn copy_streaming(dst: *mut u8, src: *const u8, bytes: usize) {
     unsafe { std::ptr::copy_nonoverlapping(src, dst, bytes) }
 }
 
+/// Asks for the cache lines of `s[start..start + len]` (clamped to `s`) ahead of use.
+/// Compute-heavy kernels (e.g. `exp`) otherwise wait for memory and compute in turn
+/// instead of overlapping the two.
+#[inline(always)]
+pub(crate) fn prefetch<T>(s: &[T], start: usize, len: usize) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        let end = (start + len).min(s.len());
+        let mut i = start;
+        let step = (64 / size_of::<T>().max(1)).max(1);
+        while i < end {
+            // SAFETY: `i < s.len()`, so the address is inside `s`; a prefetch never faults
+            // and changes no memory. SSE is part of the x86-64 baseline.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(s.as_ptr().add(i) as *const i8)
+            };
+            i += step;
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    let _ = (s, start, len);
+}
+
 /// Orders the streamed stores before whatever this thread does next (in particular
 /// before it signals that its part is done).
 #[inline(always)]

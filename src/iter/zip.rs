@@ -176,6 +176,10 @@ pub(crate) fn zip_contig<A: Copy + Sync, B: Copy + Sync, O: Send>(
         // SAFETY: `o` is this call's own slice.
         unsafe {
             stream_run(o.as_mut_ptr(), o.len(), stream, |part, start| {
+                if stream {
+                    super::stream::prefetch(a, start + part.len(), part.len());
+                    super::stream::prefetch(b, start + part.len(), part.len());
+                }
                 super::wide::zip_slices(part, &a[start..], &b[start..], &f);
             })
         }
@@ -247,7 +251,8 @@ pub(crate) fn map_new_slices<A: Copy + Sync, O: Copy + Default + Send>(
     f: impl Fn(A) -> O + Sync,
     fs: impl Fn(&[A], &mut [O]) + Sync,
 ) -> Vec<O> {
-    const CHUNK: usize = 1024;
+    const CHUNK: usize = 256;
+    const PREFETCH_CHUNKS: usize = 4;
     let (mut out, plan) = output_plan::<O, 2>(shape, [&[], a.strides], [0, a.off], [0, a.buf.len()]);
     let [so, sa] = plan.inner;
     let (op, ap) = (SendPtr(out.as_mut_ptr()), ReadPtr(a.buf.as_ptr()));
@@ -279,8 +284,12 @@ pub(crate) fn map_new_slices<A: Copy + Sync, O: Copy + Default + Send>(
             // output run belongs to this call alone.
             unsafe {
                 let (src, dst) = (std::slice::from_raw_parts(ap.at(ao), len), op.get().offset(oo));
+                let whole = src;
                 for (k, src) in src.chunks(CHUNK).enumerate() {
                     let tmp = &mut tmp[..src.len()];
+                    if stream {
+                        super::stream::prefetch(whole, (k + PREFETCH_CHUNKS) * CHUNK, CHUNK);
+                    }
                     fs(src, tmp);
                     super::stream::store_run(dst.add(k * CHUNK), tmp, stream);
                 }
@@ -317,7 +326,12 @@ unsafe fn run1<A: Copy, O>(
     unsafe {
         if so == 1 && sa == 1 {
             let a = std::slice::from_raw_parts(a, len);
-            stream_run(o, len, stream, |o, start| super::wide::map_slices(o, &a[start..], f));
+            stream_run(o, len, stream, |o, start| {
+                if stream {
+                    super::stream::prefetch(a, start + o.len(), o.len());
+                }
+                super::wide::map_slices(o, &a[start..], f)
+            });
         } else if so == 1 && sa == 0 {
             let y = *a;
             stream_run(o, len, stream, |o, _| {
