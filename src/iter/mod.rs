@@ -230,11 +230,7 @@ pub(crate) fn gather_c_order<T: crate::Element, D: Dimension>(buf: &[T], layout:
     if let Some(v) = transpose::transpose_copy(layout.shape(), src) {
         return v;
     }
-    zip::map_new(
-        layout.shape(),
-        zip::Src::new(buf, layout.strides(), layout.offset),
-        |x: T| x,
-    )
+    zip::map_new(layout.shape(), src, |x: T| x)
 }
 
 /// `f` of every element a layout names, into a new row-major vector.

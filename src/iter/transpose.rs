@@ -65,17 +65,18 @@ struct Geometry {
     stream: bool,
 }
 
-/// Splits the output columns into a head (up to the first column whose rows start on
-/// a cache line, when streaming), whole blocks of `b` columns, and a tail.
-fn column_split(first_col_addr: usize, elem: usize, g: Geometry, b: usize) -> (usize, usize) {
+/// Splits the output columns into a head, whole blocks of `b` columns and a tail, and
+/// says whether the blocks are streamed: only when `g.stream` asks for it and every
+/// output row starts its first block on a cache line (the head is the columns before
+/// that line; without streaming there is no head).
+fn column_split(first_col_addr: usize, elem: usize, g: Geometry, b: usize) -> (usize, usize, bool) {
     let aligned_rows = (g.cols * elem).is_multiple_of(64) && first_col_addr.is_multiple_of(elem);
-    let head = if g.stream && aligned_rows {
-        ((64 - first_col_addr % 64) % 64 / elem).min(g.cols)
+    let head = ((64 - first_col_addr % 64) % 64 / elem).min(g.cols);
+    if g.stream && aligned_rows && head < g.cols {
+        (head, (g.cols - head) / b, true)
     } else {
-        0
-    };
-    let blocks = (g.cols - head) / b;
-    (head, blocks)
+        (0, g.cols / b, false)
+    }
 }
 
 /// # Safety
@@ -84,11 +85,7 @@ fn column_split(first_col_addr: usize, elem: usize, g: Geometry, b: usize) -> (u
 unsafe fn run<T: Copy + Send + Sync>(src: *const T, dst: SendPtr<MaybeUninit<T>>, g: Geometry) {
     let elem = size_of::<T>();
     let b = 64 / elem; // block side: one cache line of elements
-    let (head, blocks) = column_split(dst.get() as usize, elem, g, b);
-    let stream = g.stream
-        && head < g.cols
-        && (dst.get() as usize + head * elem).is_multiple_of(64)
-        && (g.cols * elem).is_multiple_of(64);
+    let (head, blocks, stream) = column_split(dst.get() as usize, elem, g, b);
     let srcp = super::zip::ReadPtr(src);
     // One task per block of `b` columns (= `b` source memory rows read as sequential
     // streams); head and tail columns and the last `rows % b` rows are copied plainly.

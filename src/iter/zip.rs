@@ -284,13 +284,12 @@ pub(crate) fn map_new_slices<A: Copy + Sync, O: Copy + Default + Send>(
             // output run belongs to this call alone.
             unsafe {
                 let (src, dst) = (std::slice::from_raw_parts(ap.at(ao), len), op.get().offset(oo));
-                let whole = src;
-                for (k, src) in src.chunks(CHUNK).enumerate() {
-                    let tmp = &mut tmp[..src.len()];
+                for (k, part) in src.chunks(CHUNK).enumerate() {
+                    let tmp = &mut tmp[..part.len()];
                     if stream {
-                        super::stream::prefetch(whole, (k + PREFETCH_CHUNKS) * CHUNK, CHUNK);
+                        super::stream::prefetch(src, (k + PREFETCH_CHUNKS) * CHUNK, CHUNK);
                     }
-                    fs(src, tmp);
+                    fs(part, tmp);
                     super::stream::store_run(dst.add(k * CHUNK), tmp, stream);
                 }
             }
