@@ -296,7 +296,7 @@ pub(crate) fn sort_long_uninit(src: &[f32], out: &mut [std::mem::MaybeUninit<f32
     drop(firsts);
     let dst = SharedMut(out.as_mut_ptr() as *mut u32);
     src.par_chunks(clen).zip(offs.par_iter_mut()).for_each(|(c, o)| {
-        // SAFETY: `out_bits` is borrowed mutably for this whole section and only written
+        // SAFETY: `out` is borrowed mutably for this whole section and only written
         // here; chunk `c`'s keys in bucket `b` go to `offs[c][b] .. offs[c][b] +
         // count`, ranges that tile `0..n` without overlap (the prefix sum above runs
         // over buckets, then chunks, starting each bucket at its bound).

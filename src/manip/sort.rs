@@ -159,11 +159,9 @@ fn sort_f32<T: Element>(v: &TensorView<'_, T, IxDyn>, buf: &[f32], out: &mut [f3
         } else {
             &c[..]
         };
-        let threads = sort_threads(n);
-        if threads == 1 && n < 1 << 16 {
-            fsort::sort_lane(src, out, &mut Vec::new(), &mut Vec::new());
-        } else {
-            fsort::sort_long(src, out, if threads > 1 { 4 * threads } else { 1 });
+        match long_lane_chunks(n) {
+            Some(chunks) => fsort::sort_long(src, out, chunks),
+            None => fsort::sort_lane(src, out, &mut Vec::new(), &mut Vec::new()),
         }
         return;
     }
@@ -182,23 +180,35 @@ fn sort_f32<T: Element>(v: &TensorView<'_, T, IxDyn>, buf: &[f32], out: &mut [f3
     );
 }
 
+/// How many pieces [`fsort::sort_long`] splits a single `f32` lane of `n` into, or
+/// `None` when the lane is short enough for one in-cache [`fsort::sort_lane`].
+fn long_lane_chunks(n: usize) -> Option<usize> {
+    match sort_threads(n) {
+        1 if n < 1 << 16 => None,
+        1 => Some(1),
+        threads => Some(4 * threads),
+    }
+}
+
 /// The sort of a single long contiguous `f32` lane (`v` holds one lane of `n`), into a
-/// fresh uninitialised buffer that the parallel radix sort fills: no zeroing pass over
-/// the output. `None` for anything else.
+/// fresh uninitialised buffer that the radix sort fills: no zeroing pass over the
+/// output. `None` for anything else (those go through [`sort_f32`]).
 fn sort_long_f32<T: Element>(v: &TensorView<'_, T, IxDyn>, n: usize) -> Result<Option<Vec<T>>> {
-    let threads = sort_threads(n);
     let Some(buf) = as_f32(v.storage.0) else {
         return Ok(None);
     };
-    if v.size() != n || n < 1 << 16 || n > u32::MAX as usize || v.strides()[v.ndim() - 1] != 1 || threads < 2 {
+    if v.size() != n || n > u32::MAX as usize || v.strides()[v.ndim() - 1] != 1 {
         return Ok(None);
     }
+    let Some(chunks) = long_lane_chunks(n) else {
+        return Ok(None);
+    };
     crate::layout::byte_size::<T>(n)?;
     let o = v.offset();
     let mut out = crate::iter::alloc::uninit_vec::<T>(n);
     // SAFETY: `T` is `f32` (checked by `as_f32`), so the buffer is reinterpreted as itself.
     let out_f = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<MaybeUninit<f32>>(), n) };
-    fsort::sort_long_uninit(&buf[o..o + n], out_f, 4 * threads);
+    fsort::sort_long_uninit(&buf[o..o + n], out_f, chunks);
     // SAFETY: `sort_long_uninit` wrote every element.
     Ok(Some(unsafe { crate::iter::alloc::assume_init_vec(out) }))
 }
