@@ -16,6 +16,7 @@
 
 mod dtype;
 mod dyn_tensor;
+mod promote;
 pub mod npy;
 pub mod npz;
 pub mod safetensors;

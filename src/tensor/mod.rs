@@ -14,6 +14,7 @@ mod convert;
 mod create;
 mod fmt;
 mod select;
+mod shared;
 mod views;
 mod views_axes;
 mod views_reshape;
