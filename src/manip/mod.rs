@@ -37,6 +37,7 @@
 //! assert_eq!(s.shape(), i.shape());
 //! ```
 
+mod advanced_index;
 mod concat;
 mod diff;
 mod fsort;

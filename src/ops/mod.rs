@@ -17,14 +17,18 @@ pub mod cast;
 mod compare;
 mod core;
 mod dim_max;
+mod float_bits;
 mod fmath;
 mod map;
 pub mod operators;
 mod real;
+mod shift;
 mod unary;
 
 pub use cast::{CastFrom, Castable};
 pub use compare::where_;
 pub use core::OperandStorage;
 pub use dim_max::DimMax;
+pub use float_bits::FloatStep;
 pub use real::Real;
+pub use shift::Shift;
