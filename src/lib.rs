@@ -141,6 +141,7 @@ pub mod prelude {
     };
     pub use crate::nn::ChwTensor;
     pub use crate::s;
+    pub use crate::ops::ComplexMath;
     pub use crate::{CastFrom, DimMax, Real, where_};
     pub use crate::{
         Dimension, Element, Ellipsis, Error, Float, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, NewAxis, Num,

@@ -14,6 +14,7 @@
 mod arith;
 mod broadcast_op;
 pub mod cast;
+mod complex;
 mod compare;
 mod core;
 mod dim_max;
@@ -26,6 +27,7 @@ mod shift;
 mod unary;
 
 pub use cast::{CastFrom, Castable};
+pub use complex::ComplexMath;
 pub use compare::where_;
 pub use core::OperandStorage;
 pub use dim_max::DimMax;

@@ -1,12 +1,14 @@
-//! Views that share ownership: a [`TensorArc`] whose layout comes from a view operation,
-//! holding one more reference to the same buffer instead of borrowing it. This is what a
-//! language binding needs, where a slice of an array must outlive the borrow that made it.
+//! Tensors over memory made elsewhere: views that share ownership (a [`TensorArc`] whose
+//! layout comes from a view operation, holding one more reference to the same buffer
+//! instead of borrowing it, as a language binding needs when a slice of an array must
+//! outlive the borrow that made it), and views of a borrowed slice with any layout (such
+//! as memory received from another library).
 
 use super::{TensorArc, TensorBase, TensorView};
 use crate::element::Element;
 use crate::error::{Error, Result};
 use crate::layout::{Dimension, Layout};
-use crate::storage::ArcRepr;
+use crate::storage::{ArcRepr, ViewRepr};
 use std::sync::Arc;
 
 impl<T: Element, D: Dimension> TensorArc<T, D> {
@@ -81,6 +83,23 @@ impl<T: Element, D: Dimension> TensorArc<T, D> {
     /// ```
     pub fn is_unique(&self) -> bool {
         Arc::strong_count(&self.storage.0) == 1 && Arc::weak_count(&self.storage.0) == 0
+    }
+}
+
+impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
+    /// A view of `buffer` through `layout` (any strides, negative or zero, and offset);
+    /// `Err` if the layout reaches outside the slice.
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// use ferrotensor::layout::Layout;
+    /// let buf = [1, 2, 3, 4, 5, 6];
+    /// let v = TensorView::from_slice_layout(&buf, Layout::new([2usize, 2], [-3isize, 2], 3)).unwrap();
+    /// assert_eq!(v.to_vec(), vec![4, 6, 1, 3]);
+    /// assert!(TensorView::from_slice_layout(&buf, Layout::new([3usize], [3isize], 0)).is_err());
+    /// ```
+    pub fn from_slice_layout(buffer: &'a [T], layout: Layout<D>) -> Result<Self> {
+        TensorBase::from_parts(ViewRepr(buffer), layout, "from_slice_layout")
     }
 }
 
