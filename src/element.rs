@@ -140,7 +140,8 @@ macro_rules! impl_num_complex {
             #[inline(always)] fn wadd(self, o: Self) -> Self { self + o }
             #[inline(always)] fn wsub(self, o: Self) -> Self { self - o }
             #[inline(always)] fn wmul(self, o: Self) -> Self { self * o }
-            #[inline(always)] fn checked_quot(self, o: Self) -> Option<Self> { Some(self / o) }
+            // Smith's algorithm: no overflow of |o|², C99's infinities and zeros
+            #[inline(always)] fn checked_quot(self, o: Self) -> Option<Self> { Some(crate::kernels::complex::div(self, o)) }
             #[inline(always)] fn wneg(self) -> Self { -self }
             #[inline(always)] fn from_usize(n: usize) -> Self { Complex::new(n as $f, 0.0) }
             #[inline(always)] fn from_f64(x: f64) -> Self { Complex::new(x as $f, 0.0) }

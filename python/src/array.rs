@@ -162,11 +162,10 @@ impl Array {
     }
 
     fn __setitem__(slf: &Bound<'_, Self>, key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        // compute on a clone so that `value` may be this array itself
-        let mut d = slf.borrow().data.clone();
-        indexing::setitem(&mut d, key, value)?;
-        slf.borrow_mut().data = d;
-        Ok(())
+        let dt = slf.borrow().data.dtype();
+        let parsed = indexing::parse_setitem(key, value, dt)?;
+        // written in place: a clone of the data here would make every write copy
+        indexing::setitem(&mut slf.borrow_mut().data, parsed)
     }
 
     fn __len__(&self) -> PyResult<usize> {

@@ -171,7 +171,9 @@ fn ragged() -> PyErr {
 /// `asarray(obj, /, *, dtype=None, device=None, copy=None)`.
 #[pyfunction]
 #[pyo3(signature = (obj, /, *, dtype = None, device = None, copy = None))]
-pub fn asarray(obj: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, copy: Option<bool>) -> PyResult<Array> {
+pub fn asarray(obj: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, copy: Option<bool>) -> PyResult<Py<PyAny>> {
+    let py = obj.py();
+    let wrap = |a: Array| -> PyResult<Py<PyAny>> { Ok(a.into_pyobject(py)?.into_any().unbind()) };
     check_device(device)?;
     let dt = parse_dtype(dtype)?;
     if let Ok(a) = obj.cast::<Array>() {
@@ -181,10 +183,11 @@ pub fn asarray(obj: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device:
                 if copy == Some(false) {
                     return Err(PyValueError::new_err("asarray: copy=False cannot change the dtype"));
                 }
-                Ok(d.astype(t).into())
+                Ok(Array::from(d.astype(t)).into_pyobject(obj.py())?.into_any().unbind())
             }
-            _ if copy == Some(true) => Ok(d.copy().into()),
-            _ => Ok(d.into()),
+            _ if copy == Some(true) => Ok(Array::from(d.copy()).into_pyobject(obj.py())?.into_any().unbind()),
+            // the array itself: writes through either name are one array's writes
+            _ => Ok(obj.clone().unbind()),
         };
     }
     if let Some(s) = as_scalar(obj)? {
@@ -197,14 +200,14 @@ pub fn asarray(obj: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device:
             }
             None => s.default_dtype(),
         };
-        return Ok(s.to_data(t)?.into());
+        return wrap(s.to_data(t)?.into());
     }
     if copy == Some(false) {
         return Err(PyValueError::new_err("asarray: copy=False is possible only for ferrotensor arrays"));
     }
     if !obj.is_instance_of::<PySequence>() && obj.hasattr("__dlpack__")? {
         let d = crate::dlpack::import(obj)?;
-        return Ok(match dt {
+        return wrap(match dt {
             Some(t) => d.astype(t),
             None => d,
         }
@@ -225,7 +228,7 @@ pub fn asarray(obj: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device:
     let mut n = Nested::default();
     n.walk(obj, 0)?;
     let t = n.dtype(dt)?;
-    Ok(data_from_wides(&n.values, n.shape, t).py()?.into())
+    wrap(data_from_wides(&n.values, n.shape, t).py()?.into())
 }
 
 fn default_float(dt: Option<DType>) -> DType {
@@ -449,6 +452,17 @@ pub fn linspace(
         return Err(dtype_error("linspace", dt));
     }
     Ok(re.into_data().astype(dt).into())
+}
+
+/// The `k × k` identity of dtype `dt`.
+pub fn eye_data(k: usize, dt: DType) -> PyResult<Data> {
+    Ok(with_type!(dt, T => {
+        let mut t = Tensor::<T, IxDyn>::full(vec![k, k], T::from_wide(Wide::Int(0)));
+        if k > 0 {
+            t.diagonal_mut(0, 0, 1).py()?.fill(T::from_wide(Wide::Int(1)));
+        }
+        t.into_data()
+    }, unreachable!()))
 }
 
 /// `eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None)`.

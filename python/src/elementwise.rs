@@ -125,7 +125,8 @@ fn eval(op: Bin, a: &Data, b: &Data) -> PyResult<Data> {
         Bin::Div => pair!(a, b; F32|F64|C64|C128; x, y => x.try_div(y).py()?.into_data(); return Err(err())),
         Bin::FloorDiv => pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.floor_divide(y).py()?.into_data(); return Err(err())),
         Bin::Rem => pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.remainder(y).py()?.into_data(); return Err(err())),
-        Bin::Pow => pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.pow(y).py()?.into_data(); return Err(err())),
+        Bin::Pow => pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.pow(y).py()?.into_data();
+            pair!(a, b; C64|C128; x, y => ferrotensor::ops::ComplexMath::pow(x, y).py()?.into_data(); return Err(err()))),
         Bin::Maximum => pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.maximum(y).py()?.into_data(); return Err(err())),
         Bin::Minimum => pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.minimum(y).py()?.into_data(); return Err(err())),
         Bin::Atan2 => pair!(a, b; F32|F64; x, y => x.atan2(y).py()?.into_data(); return Err(err())),
@@ -281,6 +282,9 @@ fn zeros_of<T: crate::data::Elem>(t: &ferrotensor::TensorArc<T, ferrotensor::IxD
 pub fn unary(op: Un, x: &Data) -> PyResult<Data> {
     use Un::*;
     let dt = x.dtype();
+    if dt.is_complex() {
+        return complex_unary(op, x);
+    }
     let x = if op.is_transcendental() && !dt.is_float() {
         x.astype(DType::F64)
     } else {
@@ -335,6 +339,52 @@ pub fn unary(op: Un, x: &Data) -> PyResult<Data> {
         Real | Conj if !dt.is_complex() => x.copy(),
         Imag if !dt.is_complex() => crate::each_all!(x, t => zeros_of(t)),
         Real | Conj | Imag => return Err(err()),
+    })
+}
+
+/// `op(x)` for a complex `x` (the crate's `ComplexMath`).
+fn complex_unary(op: Un, x: &Data) -> PyResult<Data> {
+    use Un::*;
+    use ferrotensor::ops::ComplexMath as Cm;
+    macro_rules! cm {
+        ($m:ident) => {
+            crate::each_complex!(x, t => Cm::$m(t).into_data(), _ => unreachable!("complex"))
+        };
+    }
+    Ok(match op {
+        Abs => cm!(abs),
+        Acos => cm!(acos),
+        Acosh => cm!(acosh),
+        Asin => cm!(asin),
+        Asinh => cm!(asinh),
+        Atan => cm!(atan),
+        Atanh => cm!(atanh),
+        Cos => cm!(cos),
+        Cosh => cm!(cosh),
+        Exp => cm!(exp),
+        Expm1 => cm!(expm1),
+        Log => cm!(ln),
+        Log1p => cm!(log1p),
+        Log2 => cm!(log2),
+        Log10 => cm!(log10),
+        Sin => cm!(sin),
+        Sinh => cm!(sinh),
+        Sqrt => cm!(sqrt),
+        Tan => cm!(tan),
+        Tanh => cm!(tanh),
+        Round => cm!(round),
+        Sign => cm!(sign),
+        Reciprocal => cm!(recip),
+        IsFinite => cm!(isfinite),
+        IsInf => cm!(isinf),
+        IsNan => cm!(isnan),
+        Conj => cm!(conj),
+        Real => cm!(real),
+        Imag => cm!(imag),
+        Negative => crate::each_complex!(x, t => t.neg().into_data(), _ => unreachable!()),
+        Positive => x.copy(),
+        Square => crate::each_complex!(x, t => t.square().into_data(), _ => unreachable!()),
+        Ceil | Floor | Trunc | Signbit | LogicalNot | Invert => return Err(dtype_error(op.name(), x.dtype())),
     })
 }
 
@@ -399,5 +449,46 @@ unary_fns!(
 /// Registers the element-wise functions.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     register_binary(m)?;
+    m.add_function(wrap_pyfunction!(clip, m)?)?;
     register_unary(m)
+}
+
+/// A bound of `clip` as an array of `dt` (`None` stays `None`).
+fn clip_bound(b: Option<&Bound<'_, PyAny>>, dt: DType) -> PyResult<Option<Data>> {
+    let Some(b) = b.filter(|b| !b.is_none()) else { return Ok(None) };
+    if let Ok(a) = b.cast::<crate::array::Array>() {
+        return Ok(Some(a.borrow().data.astype(dt)));
+    }
+    match crate::scalar::as_scalar(b)? {
+        Some(crate::scalar::Scalar::Int(i)) if dt.is_int() => {
+            // a bound outside the dtype's range clips nothing (or everything)
+            let (lo, hi) = crate::scalar::int_range(dt).expect("integer dtype");
+            let w = ferrotensor::ops::cast::Wide::Int(i.clamp(lo, hi));
+            Ok(Some(crate::data::scalar_data(w, dt)))
+        }
+        Some(s) => Ok(Some(crate::data::scalar_data(s.wide(), dt))),
+        None => Err(pyo3::exceptions::PyTypeError::new_err("clip: bounds must be arrays or Python scalars")),
+    }
+}
+
+/// `clip(x, /, min=None, max=None)`: `minimum(maximum(x, min), max)` in `x`'s dtype.
+#[pyfunction]
+#[pyo3(signature = (x, /, min = None, max = None))]
+fn clip(x: &Bound<'_, PyAny>, min: Option<&Bound<'_, PyAny>>, max: Option<&Bound<'_, PyAny>>) -> PyResult<crate::array::Array> {
+    let d = crate::array::data_of(x, "clip")?;
+    let dt = d.dtype();
+    if dt.is_complex() || dt.is_bool() {
+        return Err(dtype_error("clip", dt));
+    }
+    let mut out = d.clone();
+    if let Some(lo) = clip_bound(min, dt)? {
+        out = binary(Bin::Maximum, &out, &lo)?;
+    }
+    if let Some(hi) = clip_bound(max, dt)? {
+        out = binary(Bin::Minimum, &out, &hi)?;
+    }
+    if min.is_none_or(|m| m.is_none()) && max.is_none_or(|m| m.is_none()) {
+        return Ok(d.copy().into());
+    }
+    Ok(out.into())
 }

@@ -163,10 +163,21 @@ fn value_data(value: &Bound<'_, PyAny>, dt: DType) -> PyResult<Data> {
     }
 }
 
+/// A parsed `x[key] = value`: the key's items and the value in `x`'s dtype.
+pub struct SetItem {
+    items: Vec<Item>,
+    value: Data,
+}
+
+/// Parses the key and converts the value (before `x` is borrowed for writing, since
+/// either may be `x` itself).
+pub fn parse_setitem(key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>, dt: DType) -> PyResult<SetItem> {
+    Ok(SetItem { items: parse_key(key)?, value: value_data(value, dt)? })
+}
+
 /// `x[key] = value`, writing into `x` (its memory is copied first if other arrays share it).
-pub fn setitem(x: &mut Data, key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
-    let items = parse_key(key)?;
-    let v = value_data(value, x.dtype())?;
+pub fn setitem(x: &mut Data, s: SetItem) -> PyResult<()> {
+    let SetItem { items, value: v } = s;
     if items.iter().all(|i| matches!(i, Item::Basic(_))) {
         let basic: Vec<SliceItem> = items
             .into_iter()
@@ -182,7 +193,13 @@ pub fn setitem(x: &mut Data, key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -
         return write_basic(x, &basic, &v);
     }
     let idx: Vec<Tensor<usize, IxDyn>> = match items.as_slice() {
-        [Item::Mask(mask)] if mask.ndim() > 0 => mask_indices(mask, x.shape())?,
+        [Item::Mask(mask)] if mask.ndim() == 0 => {
+            if matches!(mask, Data::Bool(m) if m.iter().next() == Some(&true)) {
+                return write_basic(x, &[SliceItem::Ellipsis], &v);
+            }
+            return Ok(());
+        }
+        [Item::Mask(mask)] => mask_indices(mask, x.shape())?,
         _ => {
             return Err(PyIndexError::new_err(
                 "setitem takes basic indices (integers, slices, ..., None) or one boolean mask",

@@ -13,6 +13,7 @@ mod elementwise;
 mod errors;
 mod indexing;
 mod linalg;
+mod linalg_ext;
 mod manip;
 mod scalar;
 mod search;
@@ -31,6 +32,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     elementwise::register(m)?;
     dtype::register(m)?;
     linalg::register(m)?;
+    linalg_ext::register(m)?;
     manip::register(m)?;
     search::register(m)?;
     stats::register(m)?;

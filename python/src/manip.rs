@@ -47,6 +47,19 @@ pub fn broadcast(x: &Data, shape: &[usize]) -> PyResult<Data> {
     x.share(&Broadcast { shape, _k: Default::default() }).py()
 }
 
+/// `x` with a trailing axis of length 1 (a view).
+pub fn expand_last(x: &Data) -> PyResult<Data> {
+    let mut items = vec![SliceItem::Ellipsis];
+    items.push(SliceItem::NewAxis);
+    slice(x, &items)
+}
+
+/// The arrays (of one dtype) stacked along a new `axis`.
+pub fn stack_data(ds: &[Data], axis: isize) -> PyResult<Data> {
+    let dt = ds[0].dtype();
+    Ok(with_type!(dt, T => ferrotensor::manip::stack(&typed::<T>(ds), axis).py()?.into_data(), unreachable!()))
+}
+
 #[pyfunction]
 #[pyo3(signature = (x, /, axes))]
 fn permute_dims(x: &Bound<'_, PyAny>, axes: Vec<isize>) -> PyResult<Array> {
@@ -256,16 +269,17 @@ fn stack(arrays: &Bound<'_, PyAny>, axis: isize) -> PyResult<Array> {
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, axis = 0))]
-fn unstack(x: &Bound<'_, PyAny>, axis: isize) -> PyResult<Vec<Array>> {
+fn unstack<'py>(x: &Bound<'py, PyAny>, axis: isize) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
     let d = data_of(x, "unstack")?;
     let ax = parse_axes(Some(&axis.into_pyobject(x.py())?.into_any()), d.ndim())?[0] as usize;
-    (0..d.shape()[ax])
+    let parts: Vec<Array> = (0..d.shape()[ax])
         .map(|i| {
             let mut items = vec![SliceItem::Range { start: None, stop: None, step: 1 }; d.ndim()];
             items[ax] = SliceItem::Index(i as isize);
             Ok(slice(&d, &items)?.into())
         })
-        .collect()
+        .collect::<PyResult<_>>()?;
+    pyo3::types::PyTuple::new(x.py(), parts)
 }
 
 #[pyfunction]

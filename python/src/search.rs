@@ -134,15 +134,17 @@ fn sort(x: &Bound<'_, PyAny>, axis: isize, descending: bool, stable: bool) -> Py
 
 /// The crate's `unique` of `x` (values, first indices, inverse, counts).
 fn unique_parts(x: &Data) -> PyResult<(Data, Data, Data, Data)> {
-    Ok(each_sortable!(x, t => {
-        let u = t.unique();
-        (
-            u.values.into_data(),
-            u.indices.into_data().astype(DType::I64),
-            u.inverse.into_data().astype(DType::I64),
-            u.counts.into_data().astype(DType::I64),
-        )
-    }, _ => return Err(dtype_error("unique", x.dtype()))))
+    macro_rules! parts {
+        ($u:expr) => {{
+            let u = $u;
+            (u.values.into_data(), u.indices.into_data(), u.inverse.into_data(), u.counts.into_data())
+        }};
+    }
+    Ok(match x {
+        Data::C64(t) => parts!(t.unique_complex()),
+        Data::C128(t) => parts!(t.unique_complex()),
+        x => each_sortable!(x, t => parts!(t.unique_nan_distinct()), _ => return Err(dtype_error("unique", x.dtype()))),
+    })
 }
 
 fn namedtuple<'py>(py: Python<'py>, name: &str, fields: &[&str], values: Vec<Data>) -> PyResult<Bound<'py, PyAny>> {

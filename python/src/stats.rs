@@ -38,6 +38,43 @@ pub fn parse_axes(axis: Option<&Bound<'_, PyAny>>, ndim: usize) -> PyResult<Vec<
     Ok(out)
 }
 
+/// `sum` over `axes` in the array's own dtype (no widening).
+pub fn reduce_sum(d: &Data, axes: &[isize], keepdims: bool) -> PyResult<Data> {
+    let axes = normalized(axes, d.ndim())?;
+    Ok(each_num!(d, t => t.sum_axes(&axes, keepdims).py()?.into_data(), _ => return Err(dtype_error("sum", d.dtype()))))
+}
+
+/// `max` over `axes`.
+pub fn reduce_max(d: &Data, axes: &[isize], keepdims: bool) -> PyResult<Data> {
+    let axes = normalized(axes, d.ndim())?;
+    Ok(each_real!(d, t => t.max_axes(&axes, keepdims).py()?.into_data(), _ => return Err(dtype_error("max", d.dtype()))))
+}
+
+/// `min` over `axes`.
+pub fn reduce_min(d: &Data, axes: &[isize], keepdims: bool) -> PyResult<Data> {
+    let axes = normalized(axes, d.ndim())?;
+    Ok(each_real!(d, t => t.min_axes(&axes, keepdims).py()?.into_data(), _ => return Err(dtype_error("min", d.dtype()))))
+}
+
+/// The number of true elements of a bool array along `axis` (as `int64`).
+pub fn count_true(d: &Data, axis: isize) -> PyResult<Data> {
+    let axes = normalized(&[axis], d.ndim())?;
+    Ok(crate::each_all!(d, t => t.count_nonzero_axes(&axes, false).py()?.into_data()))
+}
+
+fn normalized(axes: &[isize], ndim: usize) -> PyResult<Vec<isize>> {
+    let n = ndim as isize;
+    axes.iter()
+        .map(|&a| {
+            if a < -n || a >= n {
+                Err(PyValueError::new_err(format!("axis {a} is out of bounds for an array of dimension {ndim}")))
+            } else {
+                Ok(if a < 0 { a + n } else { a })
+            }
+        })
+        .collect()
+}
+
 /// The accumulation dtype of `sum`/`prod`/`cumulative_*`: the requested one, else the
 /// standard's default (small signed integers widen to int64, unsigned to uint64, bool
 /// to int64; floats keep their dtype).

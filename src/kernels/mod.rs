@@ -8,4 +8,5 @@
 //! assert_eq!(out[0], 1.0);
 //! ```
 
+pub mod complex;
 pub mod vmath;

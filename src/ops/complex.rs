@@ -8,6 +8,7 @@ use super::DimMax;
 use super::core::{map_with, zip_with};
 use crate::element::Float;
 use crate::error::Result;
+use crate::kernels::complex;
 use crate::layout::Dimension;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
@@ -32,6 +33,21 @@ impl<F: Float, S: Storage<Elem = F>, D: Dimension> TensorBase<S, D> {
     }
 }
 
+macro_rules! complex_unary_decl {
+    ($($name:ident),* $(,)?) => {$(
+        #[doc = concat!("Element-wise complex `", stringify!($name), "` (see [`complex`](crate::kernels::complex)).")]
+        fn $name(&self) -> Tensor<Complex<Self::Real>, Self::Dim>;
+    )*};
+}
+
+macro_rules! complex_unary_impl {
+    ($($name:ident => $f:path),* $(,)?) => {$(
+        fn $name(&self) -> Tensor<Complex<F>, D> {
+            map_with(self, 16, $f)
+        }
+    )*};
+}
+
 /// Element-wise functions of complex tensors (`Complex<f32>`, `Complex<f64>`).
 ///
 /// ```
@@ -41,6 +57,9 @@ impl<F: Float, S: Storage<Elem = F>, D: Dimension> TensorBase<S, D> {
 /// assert_eq!(z.abs().to_vec(), vec![5.0]);
 /// assert_eq!(z.conj().to_vec(), vec![Complex::new(3.0, 4.0)]);
 /// assert_eq!((z.real().to_vec(), z.imag().to_vec()), (vec![3.0], vec![-4.0]));
+/// let w = Tensor::from_vec(vec![Complex::new(-1.0f64, 0.0)], [1]).unwrap();
+/// assert_eq!(w.sqrt().to_vec(), vec![Complex::new(0.0, 1.0)]);
+/// assert!((w.ln().to_vec()[0].im - std::f64::consts::PI).abs() < 1e-15);
 /// ```
 pub trait ComplexMath {
     /// The real element type of the parts.
@@ -58,6 +77,24 @@ pub trait ComplexMath {
     fn abs(&self) -> Tensor<Self::Real, Self::Dim>;
     /// The arguments `atan2(im, re)` in `(-π, π]`.
     fn angle(&self) -> Tensor<Self::Real, Self::Dim>;
+    /// True where either part is NaN.
+    fn isnan(&self) -> Tensor<bool, Self::Dim>;
+    /// True where either part is infinite.
+    fn isinf(&self) -> Tensor<bool, Self::Dim>;
+    /// True where both parts are finite.
+    fn isfinite(&self) -> Tensor<bool, Self::Dim>;
+    /// `self ** rhs` element-wise with broadcasting (see [`complex::pow`]); `Err` if the
+    /// shapes do not broadcast.
+    fn pow<S2: Storage<Elem = Complex<Self::Real>>, D2: Dimension>(
+        &self,
+        rhs: &TensorBase<S2, D2>,
+    ) -> Result<Tensor<Complex<Self::Real>, <Self::Dim as DimMax<D2>>::Output>>
+    where
+        Self::Dim: DimMax<D2>;
+    complex_unary_decl! {
+        exp, expm1, ln, log1p, log2, log10, sqrt, sin, cos, tan, sinh, cosh, tanh,
+        asin, acos, atan, asinh, acosh, atanh, sign, round, recip
+    }
 }
 
 impl<F: Float, S: Storage<Elem = Complex<F>>, D: Dimension> ComplexMath for TensorBase<S, D>
@@ -80,5 +117,58 @@ where
     }
     fn angle(&self) -> Tensor<F, D> {
         map_with(self, 8, |z: Complex<F>| z.im.atan2(z.re))
+    }
+    fn isnan(&self) -> Tensor<bool, D> {
+        map_with(self, 1, |z: Complex<F>| z.re.is_nan() || z.im.is_nan())
+    }
+    fn isinf(&self) -> Tensor<bool, D> {
+        map_with(self, 1, |z: Complex<F>| z.re.is_infinite() || z.im.is_infinite())
+    }
+    fn isfinite(&self) -> Tensor<bool, D> {
+        map_with(self, 1, |z: Complex<F>| z.re.is_finite() && z.im.is_finite())
+    }
+    fn pow<S2: Storage<Elem = Complex<F>>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<Complex<F>, D::Output>>
+    where
+        D: DimMax<D2>,
+    {
+        super::core::check_broadcast(self.shape(), rhs.shape(), "power")?;
+        zip_with(self, rhs, "power", complex::pow::<F>)
+    }
+    complex_unary_impl! {
+        exp => complex::exp, expm1 => complex::expm1, ln => complex::ln, log1p => complex::ln_1p,
+        log2 => complex::log2, log10 => complex::log10, sqrt => complex::sqrt, sin => complex::sin,
+        cos => complex::cos, tan => complex::tan, sinh => complex::sinh, cosh => complex::cosh,
+        tanh => complex::tanh, asin => complex::asin, acos => complex::acos, atan => complex::atan,
+        asinh => complex::asinh, acosh => complex::acosh, atanh => complex::atanh, sign => complex::sign,
+        round => complex::round, recip => complex::recip
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::prelude::*;
+    use num_complex::Complex;
+
+    #[test]
+    fn methods_map_the_scalar_kernels_over_strided_views() {
+        let z = Tensor::from_vec(
+            vec![Complex::new(0.5f64, -1.0), Complex::new(-0.0, 0.0), Complex::new(f64::NAN, 2.0), Complex::new(3.0, f64::INFINITY)],
+            [2, 2],
+        )
+        .unwrap();
+        let t = z.t();
+        let e = t.exp().to_vec();
+        assert_eq!(e[0], crate::kernels::complex::exp(Complex::new(0.5, -1.0)));
+        assert!(e[1].re.is_nan());
+        let l = t.ln().to_vec();
+        assert_eq!((l[2].re, l[2].im), (f64::NEG_INFINITY, std::f64::consts::PI));
+        assert_eq!(t.isnan().to_vec(), vec![false, true, false, false]);
+        assert_eq!(t.isinf().to_vec(), vec![false, false, false, true]);
+        assert_eq!(t.isfinite().to_vec(), vec![true, false, true, false]);
+        let p = t.pow(&Tensor::scalar(Complex::new(2.0, 0.0))).unwrap().to_vec();
+        assert_eq!(p[0], Complex::new(0.5, -1.0) * Complex::new(0.5, -1.0));
+        assert!(t.pow(&Tensor::<Complex<f64>, _>::zeros([3])).is_err());
+        let f = Tensor::from_vec(vec![Complex::new(1.0f32, 1.0)], [1]).unwrap();
+        assert!((f.sqrt().to_vec()[0] - Complex::new(1.0986841f32, 0.45508987)).norm() < 1e-6);
     }
 }
