@@ -140,8 +140,8 @@ pub mod prelude {
         hstack, meshgrid, split, stack, unstack, vstack,
     };
     pub use crate::nn::ChwTensor;
-    pub use crate::s;
     pub use crate::ops::ComplexMath;
+    pub use crate::s;
     pub use crate::{CastFrom, DimMax, Real, where_};
     pub use crate::{
         Dimension, Element, Ellipsis, Error, Float, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, NewAxis, Num,

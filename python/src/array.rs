@@ -26,12 +26,21 @@ impl From<Data> for Array {
 }
 
 /// `op(self, other)` (or reflected), `NotImplemented` for operands of other types.
-fn operator(slf: &Bound<'_, Array>, other: &Bound<'_, PyAny>, op: Bin, reflected: bool) -> PyResult<Py<PyAny>> {
+fn operator(
+    slf: &Bound<'_, Array>,
+    other: &Bound<'_, PyAny>,
+    op: Bin,
+    reflected: bool,
+) -> PyResult<Py<PyAny>> {
     let py = slf.py();
     let Some((a, b)) = pair(slf.as_any(), other)? else {
         return Ok(py.NotImplemented());
     };
-    let out = if reflected { binary(op, &b, &a)? } else { binary(op, &a, &b)? };
+    let out = if reflected {
+        binary(op, &b, &a)?
+    } else {
+        binary(op, &a, &b)?
+    };
     Array::from(out).into_py_any(py)
 }
 
@@ -68,7 +77,11 @@ fn check_in_place(a: &Data, out: &Data, name: &str) -> PyResult<()> {
     Ok(())
 }
 
-fn matmul_op(slf: &Bound<'_, Array>, other: &Bound<'_, PyAny>, reflected: bool) -> PyResult<Py<PyAny>> {
+fn matmul_op(
+    slf: &Bound<'_, Array>,
+    other: &Bound<'_, PyAny>,
+    reflected: bool,
+) -> PyResult<Py<PyAny>> {
     let py = slf.py();
     let Ok(o) = other.cast::<Array>() else {
         return Ok(py.NotImplemented());
@@ -98,18 +111,26 @@ impl Array {
 impl Array {
     /// The module `ferrotensor` (the array API namespace of this array).
     #[pyo3(signature = (/, *, api_version = None))]
-    fn __array_namespace__<'py>(&self, py: Python<'py>, api_version: Option<&str>) -> PyResult<Bound<'py, PyModule>> {
+    fn __array_namespace__<'py>(
+        &self,
+        py: Python<'py>,
+        api_version: Option<&str>,
+    ) -> PyResult<Bound<'py, PyModule>> {
         if let Some(v) = api_version
             && !matches!(v, "2021.12" | "2022.12" | "2023.12" | "2024.12")
         {
-            return Err(PyValueError::new_err(format!("unsupported API version {v:?}")));
+            return Err(PyValueError::new_err(format!(
+                "unsupported API version {v:?}"
+            )));
         }
         py.import("ferrotensor")
     }
 
     #[getter]
     fn dtype(&self) -> PyDType {
-        PyDType { dt: self.data.dtype() }
+        PyDType {
+            dt: self.data.dtype(),
+        }
     }
 
     #[getter]
@@ -151,7 +172,11 @@ impl Array {
     }
 
     #[pyo3(signature = (device, /, *, stream = None))]
-    fn to_device(slf: PyRef<'_, Self>, device: &Bound<'_, PyAny>, stream: Option<&Bound<'_, PyAny>>) -> PyResult<Py<Array>> {
+    fn to_device(
+        slf: PyRef<'_, Self>,
+        device: &Bound<'_, PyAny>,
+        stream: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<Array>> {
         let _ = stream;
         crate::creation::check_device(Some(device))?;
         Ok(slf.into())
@@ -161,7 +186,11 @@ impl Array {
         Ok(indexing::getitem(&self.data, key)?.into())
     }
 
-    fn __setitem__(slf: &Bound<'_, Self>, key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn __setitem__(
+        slf: &Bound<'_, Self>,
+        key: &Bound<'_, PyAny>,
+        value: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         let dt = slf.borrow().data.dtype();
         let parsed = indexing::parse_setitem(key, value, dt)?;
         // written in place: a clone of the data here would make every write copy
@@ -189,12 +218,16 @@ impl Array {
         match self.item("int")? {
             Wide::Bool(b) => Ok(b as i128),
             Wide::Int(i) => Ok(i),
-            Wide::Float(f) if f.is_nan() => Err(PyValueError::new_err("cannot convert float NaN to integer")),
-            Wide::Float(f) if f.is_infinite() => {
-                Err(pyo3::exceptions::PyOverflowError::new_err("cannot convert float infinity to integer"))
+            Wide::Float(f) if f.is_nan() => {
+                Err(PyValueError::new_err("cannot convert float NaN to integer"))
             }
+            Wide::Float(f) if f.is_infinite() => Err(pyo3::exceptions::PyOverflowError::new_err(
+                "cannot convert float infinity to integer",
+            )),
             Wide::Float(f) => Ok(f.trunc() as i128),
-            Wide::Complex(..) => Err(PyTypeError::new_err("cannot convert a complex array to int")),
+            Wide::Complex(..) => Err(PyTypeError::new_err(
+                "cannot convert a complex array to int",
+            )),
         }
     }
 
@@ -213,7 +246,9 @@ impl Array {
             Wide::Bool(b) => Ok(b as u8 as f64),
             Wide::Int(i) => Ok(i as f64),
             Wide::Float(f) => Ok(f),
-            Wide::Complex(..) => Err(PyTypeError::new_err("cannot convert a complex array to float")),
+            Wide::Complex(..) => Err(PyTypeError::new_err(
+                "cannot convert a complex array to float",
+            )),
         }
     }
 
@@ -250,7 +285,10 @@ impl Array {
         if shape.contains(&0) {
             fn empty(py: Python<'_>, shape: &[usize]) -> PyResult<Py<PyAny>> {
                 match shape.split_first() {
-                    Some((&n, rest)) if n > 0 => (0..n).map(|_| empty(py, rest)).collect::<PyResult<Vec<_>>>()?.into_py_any(py),
+                    Some((&n, rest)) if n > 0 => (0..n)
+                        .map(|_| empty(py, rest))
+                        .collect::<PyResult<Vec<_>>>()?
+                        .into_py_any(py),
                     _ => Vec::<Py<PyAny>>::new().into_py_any(py),
                 }
             }
@@ -262,7 +300,9 @@ impl Array {
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let body = match &self.data {
             Data::C64(_) | Data::C128(_) => self.tolist(py)?.bind(py).repr()?.to_string(),
-            d => crate::match_data!(d; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; t => format!("{t}"); _ => unreachable!()),
+            d => {
+                crate::match_data!(d; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; t => format!("{t}"); _ => unreachable!())
+            }
         };
         let body = body.replace('\n', "\n       ");
         Ok(format!("Array({body}, dtype={})", self.data.dtype()))
@@ -271,7 +311,9 @@ impl Array {
     fn __str__(&self, py: Python<'_>) -> PyResult<String> {
         Ok(match &self.data {
             Data::C64(_) | Data::C128(_) => self.tolist(py)?.bind(py).str()?.to_string(),
-            d => crate::match_data!(d; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; t => format!("{t}"); _ => unreachable!()),
+            d => {
+                crate::match_data!(d; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; t => format!("{t}"); _ => unreachable!())
+            }
         })
     }
 
@@ -292,9 +334,15 @@ impl Array {
         if let Some((dev, _)) = dl_device
             && dev != dlpack::KDL_CPU
         {
-            return Err(pyo3::exceptions::PyBufferError::new_err("ferrotensor arrays live on the CPU"));
+            return Err(pyo3::exceptions::PyBufferError::new_err(
+                "ferrotensor arrays live on the CPU",
+            ));
         }
-        let data = if copy == Some(true) { self.data.copy() } else { self.data.clone() };
+        let data = if copy == Some(true) {
+            self.data.copy()
+        } else {
+            self.data.clone()
+        };
         dlpack::export(py, data, max_version.is_some_and(|(major, _)| major >= 1))
     }
 
@@ -305,7 +353,11 @@ impl Array {
     /// NumPy's array protocol: a NumPy array over the same memory (read-only) unless a
     /// copy or another dtype is asked for.
     #[pyo3(signature = (dtype = None, copy = None))]
-    fn __array__<'py>(slf: &Bound<'py, Self>, dtype: Option<&Bound<'py, PyAny>>, copy: Option<bool>) -> PyResult<Bound<'py, PyAny>> {
+    fn __array__<'py>(
+        slf: &Bound<'py, Self>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        copy: Option<bool>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let np = py.import("numpy")?;
         let arr = np.call_method1("from_dlpack", (slf,))?;
@@ -389,15 +441,27 @@ impl Array {
     fn __imod__(slf: &Bound<'_, Self>, o: &Bound<'_, PyAny>) -> PyResult<()> {
         in_place(slf, o, Bin::Rem)
     }
-    fn __pow__(slf: &Bound<'_, Self>, o: &Bound<'_, PyAny>, modulo: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    fn __pow__(
+        slf: &Bound<'_, Self>,
+        o: &Bound<'_, PyAny>,
+        modulo: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
         let _ = modulo;
         operator(slf, o, Bin::Pow, false)
     }
-    fn __rpow__(slf: &Bound<'_, Self>, o: &Bound<'_, PyAny>, modulo: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    fn __rpow__(
+        slf: &Bound<'_, Self>,
+        o: &Bound<'_, PyAny>,
+        modulo: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
         let _ = modulo;
         operator(slf, o, Bin::Pow, true)
     }
-    fn __ipow__(slf: &Bound<'_, Self>, o: &Bound<'_, PyAny>, modulo: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn __ipow__(
+        slf: &Bound<'_, Self>,
+        o: &Bound<'_, PyAny>,
+        modulo: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         let _ = modulo;
         in_place(slf, o, Bin::Pow)
     }
@@ -512,7 +576,15 @@ pub fn wide_to_py(py: Python<'_>, w: Wide) -> PyResult<Py<PyAny>> {
 pub fn data_of(x: &Bound<'_, PyAny>, op: &str) -> PyResult<Data> {
     x.cast::<Array>()
         .map(|a| a.borrow().data.clone())
-        .map_err(|_| PyTypeError::new_err(format!("{op}: expected an array, got {}", x.get_type().name().map(|n| n.to_string()).unwrap_or_default())))
+        .map_err(|_| {
+            PyTypeError::new_err(format!(
+                "{op}: expected an array, got {}",
+                x.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            ))
+        })
 }
 
 /// `IntoData` for results that are already `Data` (so generic code can call it).

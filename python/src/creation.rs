@@ -27,7 +27,9 @@ pub fn check_device(device: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
     if d.eq(&cpu)? || d.extract::<String>().is_ok_and(|s| s == "cpu") {
         Ok(())
     } else {
-        Err(PyValueError::new_err(format!("unsupported device {d}: ferrotensor arrays live on the CPU")))
+        Err(PyValueError::new_err(format!(
+            "unsupported device {d}: ferrotensor arrays live on the CPU"
+        )))
     }
 }
 
@@ -39,7 +41,11 @@ pub fn parse_shape(shape: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
         shape.extract::<Vec<isize>>()?
     };
     dims.into_iter()
-        .map(|d| usize::try_from(d).map_err(|_| PyValueError::new_err(format!("negative dimensions are not allowed: {d}"))))
+        .map(|d| {
+            usize::try_from(d).map_err(|_| {
+                PyValueError::new_err(format!("negative dimensions are not allowed: {d}"))
+            })
+        })
         .collect()
 }
 
@@ -93,7 +99,9 @@ impl Nested {
             return self.leaf(depth, &shape, |n| n.push_array(&d));
         }
         if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
-            return Err(PyTypeError::new_err("asarray: strings are not array elements"));
+            return Err(PyTypeError::new_err(
+                "asarray: strings are not array elements",
+            ));
         }
         let Ok(seq) = obj.cast::<PySequence>() else {
             if obj.hasattr("__dlpack__")? {
@@ -107,7 +115,11 @@ impl Nested {
             )));
         };
         let len = seq.len()?;
-        if depth == self.shape.len() && self.values.is_empty() && self.kind.is_none() && self.arr_dtype.is_none() {
+        if depth == self.shape.len()
+            && self.values.is_empty()
+            && self.kind.is_none()
+            && self.arr_dtype.is_none()
+        {
             self.shape.push(len);
         } else if depth >= self.shape.len() || self.shape[depth] != len {
             return Err(ragged());
@@ -119,7 +131,12 @@ impl Nested {
     }
 
     /// A leaf of shape `shape` at `depth`: the first leaf fixes the rest of the shape.
-    fn leaf(&mut self, depth: usize, shape: &[usize], push: impl FnOnce(&mut Self)) -> PyResult<()> {
+    fn leaf(
+        &mut self,
+        depth: usize,
+        shape: &[usize],
+        push: impl FnOnce(&mut Self),
+    ) -> PyResult<()> {
         let first = self.values.is_empty() && self.kind.is_none() && self.arr_dtype.is_none();
         if first && depth == self.shape.len() {
             self.shape.extend_from_slice(shape);
@@ -137,23 +154,40 @@ impl Nested {
                 && self.kind == Some(1)
                 && (self.min_int < lo || self.max_int > hi)
             {
-                let bad = if self.min_int < lo { self.min_int } else { self.max_int };
-                return Err(PyOverflowError::new_err(format!("Python integer {bad} out of bounds for {dt}")));
+                let bad = if self.min_int < lo {
+                    self.min_int
+                } else {
+                    self.max_int
+                };
+                return Err(PyOverflowError::new_err(format!(
+                    "Python integer {bad} out of bounds for {dt}"
+                )));
             }
             if self.kind == Some(3) && !dt.is_complex() {
-                return Err(PyTypeError::new_err(format!("cannot convert complex values to {dt}")));
+                return Err(PyTypeError::new_err(format!(
+                    "cannot convert complex values to {dt}"
+                )));
             }
             return Ok(dt);
         }
         let scalar_dt = self.kind.map(|k| match k {
             0 => DType::Bool,
-            1 if self.max_int > i64::MAX as i128 && self.min_int >= 0 && self.max_int <= u64::MAX as i128 => DType::U64,
+            1 if self.max_int > i64::MAX as i128
+                && self.min_int >= 0
+                && self.max_int <= u64::MAX as i128 =>
+            {
+                DType::U64
+            }
             1 => DType::I64,
             2 => DType::F64,
             _ => DType::C128,
         });
-        if self.kind == Some(1) && (self.min_int < i64::MIN as i128 || self.max_int > u64::MAX as i128) {
-            return Err(PyOverflowError::new_err("Python integer out of bounds for int64"));
+        if self.kind == Some(1)
+            && (self.min_int < i64::MIN as i128 || self.max_int > u64::MAX as i128)
+        {
+            return Err(PyOverflowError::new_err(
+                "Python integer out of bounds for int64",
+            ));
         }
         Ok(match (scalar_dt, self.arr_dtype) {
             (Some(s), Some(a)) => s.promote(a),
@@ -165,13 +199,20 @@ impl Nested {
 }
 
 fn ragged() -> PyErr {
-    PyValueError::new_err("asarray: the nested sequences are ragged (elements of different lengths)")
+    PyValueError::new_err(
+        "asarray: the nested sequences are ragged (elements of different lengths)",
+    )
 }
 
 /// `asarray(obj, /, *, dtype=None, device=None, copy=None)`.
 #[pyfunction]
 #[pyo3(signature = (obj, /, *, dtype = None, device = None, copy = None))]
-pub fn asarray(obj: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, copy: Option<bool>) -> PyResult<Py<PyAny>> {
+pub fn asarray(
+    obj: &Bound<'_, PyAny>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+    copy: Option<bool>,
+) -> PyResult<Py<PyAny>> {
     let py = obj.py();
     let wrap = |a: Array| -> PyResult<Py<PyAny>> { Ok(a.into_pyobject(py)?.into_any().unbind()) };
     check_device(device)?;
@@ -181,11 +222,19 @@ pub fn asarray(obj: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device:
         return match dt {
             Some(t) if t != d.dtype() => {
                 if copy == Some(false) {
-                    return Err(PyValueError::new_err("asarray: copy=False cannot change the dtype"));
+                    return Err(PyValueError::new_err(
+                        "asarray: copy=False cannot change the dtype",
+                    ));
                 }
-                Ok(Array::from(d.astype(t)).into_pyobject(obj.py())?.into_any().unbind())
+                Ok(Array::from(d.astype(t))
+                    .into_pyobject(obj.py())?
+                    .into_any()
+                    .unbind())
             }
-            _ if copy == Some(true) => Ok(Array::from(d.copy()).into_pyobject(obj.py())?.into_any().unbind()),
+            _ if copy == Some(true) => Ok(Array::from(d.copy())
+                .into_pyobject(obj.py())?
+                .into_any()
+                .unbind()),
             // the array itself: writes through either name are one array's writes
             _ => Ok(obj.clone().unbind()),
         };
@@ -194,7 +243,9 @@ pub fn asarray(obj: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device:
         let t = match dt {
             Some(t) => {
                 if matches!(s, Scalar::Complex(..)) && !t.is_complex() {
-                    return Err(PyTypeError::new_err(format!("cannot convert a complex value to {t}")));
+                    return Err(PyTypeError::new_err(format!(
+                        "cannot convert a complex value to {t}"
+                    )));
                 }
                 t
             }
@@ -203,15 +254,19 @@ pub fn asarray(obj: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device:
         return wrap(s.to_data(t)?.into());
     }
     if copy == Some(false) {
-        return Err(PyValueError::new_err("asarray: copy=False is possible only for ferrotensor arrays"));
+        return Err(PyValueError::new_err(
+            "asarray: copy=False is possible only for ferrotensor arrays",
+        ));
     }
     if !obj.is_instance_of::<PySequence>() && obj.hasattr("__dlpack__")? {
         let d = crate::dlpack::import(obj)?;
-        return wrap(match dt {
-            Some(t) => d.astype(t),
-            None => d,
-        }
-        .into());
+        return wrap(
+            match dt {
+                Some(t) => d.astype(t),
+                None => d,
+            }
+            .into(),
+        );
     }
     if !obj.is_instance_of::<PySequence>() && obj.hasattr("__array__")? {
         // NumPy-like objects without DLPack: through NumPy
@@ -219,7 +274,12 @@ pub fn asarray(obj: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device:
         let arr = np.call_method1("asarray", (obj,))?;
         return asarray(&arr, dtype, None, None);
     }
-    if let Ok(mv) = obj.py().import("builtins")?.getattr("memoryview")?.call1((obj,)) {
+    if let Ok(mv) = obj
+        .py()
+        .import("builtins")?
+        .getattr("memoryview")?
+        .call1((obj,))
+    {
         // buffer-protocol objects (bytes-like, array.array, …) through NumPy
         let np = obj.py().import("numpy")?;
         let arr = np.call_method1("asarray", (mv,))?;
@@ -238,27 +298,51 @@ fn default_float(dt: Option<DType>) -> DType {
 /// An array of `shape` filled with `w` (cast to `dt`).
 fn filled(shape: Vec<usize>, w: Wide, dt: DType) -> PyResult<Data> {
     ferrotensor::layout::checked_size(&shape, "full").py()?;
-    Ok(with_type!(dt, T => Tensor::<T, IxDyn>::full(shape, T::from_wide(w)).into_data(), unreachable!()))
+    Ok(
+        with_type!(dt, T => Tensor::<T, IxDyn>::full(shape, T::from_wide(w)).into_data(), unreachable!()),
+    )
 }
 
 #[pyfunction]
 #[pyo3(signature = (shape, *, dtype = None, device = None))]
-pub fn zeros(shape: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Array> {
+pub fn zeros(
+    shape: &Bound<'_, PyAny>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Array> {
     check_device(device)?;
-    Ok(filled(parse_shape(shape)?, Wide::Int(0), default_float(parse_dtype(dtype)?))?.into())
+    Ok(filled(
+        parse_shape(shape)?,
+        Wide::Int(0),
+        default_float(parse_dtype(dtype)?),
+    )?
+    .into())
 }
 
 #[pyfunction]
 #[pyo3(signature = (shape, *, dtype = None, device = None))]
-pub fn ones(shape: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Array> {
+pub fn ones(
+    shape: &Bound<'_, PyAny>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Array> {
     check_device(device)?;
-    Ok(filled(parse_shape(shape)?, Wide::Int(1), default_float(parse_dtype(dtype)?))?.into())
+    Ok(filled(
+        parse_shape(shape)?,
+        Wide::Int(1),
+        default_float(parse_dtype(dtype)?),
+    )?
+    .into())
 }
 
 /// `empty` gives zeros (the crate has no uninitialised constructor for users).
 #[pyfunction]
 #[pyo3(signature = (shape, *, dtype = None, device = None))]
-pub fn empty(shape: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Array> {
+pub fn empty(
+    shape: &Bound<'_, PyAny>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Array> {
     zeros(shape, dtype, device)
 }
 
@@ -267,29 +351,51 @@ pub fn empty(shape: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device:
 fn fill_value(value: &Bound<'_, PyAny>, dt: Option<DType>) -> PyResult<(Wide, DType)> {
     if let Ok(a) = value.cast::<Array>() {
         let d = a.borrow().data.clone();
-        let w = d.wide_item().ok_or_else(|| PyValueError::new_err("fill_value must be a scalar or a 0-d array"))?;
+        let w = d
+            .wide_item()
+            .ok_or_else(|| PyValueError::new_err("fill_value must be a scalar or a 0-d array"))?;
         return Ok((w, dt.unwrap_or(d.dtype())));
     }
-    let s = as_scalar(value)?.ok_or_else(|| PyTypeError::new_err(format!("fill_value must be a Python scalar, got {}", value.get_type().name().map(|n| n.to_string()).unwrap_or_default())))?;
+    let s = as_scalar(value)?.ok_or_else(|| {
+        PyTypeError::new_err(format!(
+            "fill_value must be a Python scalar, got {}",
+            value
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
     let t = dt.unwrap_or(s.default_dtype());
     if let Scalar::Int(i) = s {
         check_int_range(i, t)?;
     }
     if matches!(s, Scalar::Complex(..)) && !t.is_complex() {
-        return Err(PyTypeError::new_err(format!("cannot fill an array of dtype {t} with a complex value")));
+        return Err(PyTypeError::new_err(format!(
+            "cannot fill an array of dtype {t} with a complex value"
+        )));
     }
     Ok((s.wide(), t))
 }
 
 #[pyfunction]
 #[pyo3(signature = (shape, fill_value, *, dtype = None, device = None))]
-pub fn full(shape: &Bound<'_, PyAny>, fill_value: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Array> {
+pub fn full(
+    shape: &Bound<'_, PyAny>,
+    fill_value: &Bound<'_, PyAny>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Array> {
     check_device(device)?;
     let (w, dt) = self::fill_value(fill_value, parse_dtype(dtype)?)?;
     Ok(filled(parse_shape(shape)?, w, dt)?.into())
 }
 
-fn like(x: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<(Vec<usize>, DType)> {
+fn like(
+    x: &Bound<'_, PyAny>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Vec<usize>, DType)> {
     check_device(device)?;
     let d = crate::array::data_of(x, "_like")?;
     Ok((d.shape().to_vec(), parse_dtype(dtype)?.unwrap_or(d.dtype())))
@@ -297,27 +403,44 @@ fn like(x: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, dtype = None, device = None))]
-pub fn zeros_like(x: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Array> {
+pub fn zeros_like(
+    x: &Bound<'_, PyAny>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Array> {
     let (s, dt) = like(x, dtype, device)?;
     Ok(filled(s, Wide::Int(0), dt)?.into())
 }
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, dtype = None, device = None))]
-pub fn ones_like(x: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Array> {
+pub fn ones_like(
+    x: &Bound<'_, PyAny>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Array> {
     let (s, dt) = like(x, dtype, device)?;
     Ok(filled(s, Wide::Int(1), dt)?.into())
 }
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, dtype = None, device = None))]
-pub fn empty_like(x: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Array> {
+pub fn empty_like(
+    x: &Bound<'_, PyAny>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Array> {
     zeros_like(x, dtype, device)
 }
 
 #[pyfunction]
 #[pyo3(signature = (x, /, fill_value, *, dtype = None, device = None))]
-pub fn full_like(x: &Bound<'_, PyAny>, fill_value: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Array> {
+pub fn full_like(
+    x: &Bound<'_, PyAny>,
+    fill_value: &Bound<'_, PyAny>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Array> {
     let (s, dt) = like(x, dtype, device)?;
     let (w, dt) = self::fill_value(fill_value, Some(dt))?;
     Ok(filled(s, w, dt)?.into())
@@ -391,24 +514,38 @@ pub fn arange(
     };
     let (s, e, k) = (f(a), f(b), f(st));
     let len = ((e - s) / k).ceil();
-    let len = if len.is_nan() || len <= 0.0 { 0usize } else { len as usize };
+    let len = if len.is_nan() || len <= 0.0 {
+        0usize
+    } else {
+        len as usize
+    };
     check_len(len)?;
     let t = Tensor::<f64, Ix1>::arange_step(s, s + len as f64 * k, k);
     // the length rule of NumPy (ceil((stop - start) / step)) decides, not rounding in
     // the crate's loop
-    let t = if t.size() == len { t } else { Tensor::<f64, Ix1>::from_shape_fn([len], |i| s + i[0] as f64 * k) };
+    let t = if t.size() == len {
+        t
+    } else {
+        Tensor::<f64, Ix1>::from_shape_fn([len], |i| s + i[0] as f64 * k)
+    };
     Ok(t.into_data().astype(dt).into())
 }
 
 fn check_len(len: usize) -> PyResult<()> {
     if len > (1usize << 40) {
-        return Err(PyValueError::new_err(format!("arange: {len} elements are too many")));
+        return Err(PyValueError::new_err(format!(
+            "arange: {len} elements are too many"
+        )));
     }
     Ok(())
 }
 
 fn arange_len_int(s: i128, e: i128, k: i128) -> usize {
-    let n = if k > 0 { (e - s + k - 1).div_euclid(k) } else { (s - e + (-k) - 1).div_euclid(-k) };
+    let n = if k > 0 {
+        (e - s + k - 1).div_euclid(k)
+    } else {
+        (s - e + (-k) - 1).div_euclid(-k)
+    };
     n.max(0) as usize
 }
 
@@ -436,11 +573,17 @@ pub fn linspace(
     let complex = a.2 || b.2;
     let dt = parse_dtype(dtype)?.unwrap_or(if complex { DType::C128 } else { DType::F64 });
     if complex && !dt.is_complex() {
-        return Err(PyTypeError::new_err(format!("linspace: complex bounds with dtype {dt}")));
+        return Err(PyTypeError::new_err(format!(
+            "linspace: complex bounds with dtype {dt}"
+        )));
     }
     let n = if endpoint { num } else { num + 1 };
     let cut = |t: Tensor<f64, Ix1>| -> Tensor<f64, Ix1> {
-        if endpoint { t } else { Tensor::from_vec(t.to_vec()[..num].to_vec(), [num]).expect("length") }
+        if endpoint {
+            t
+        } else {
+            Tensor::from_vec(t.to_vec()[..num].to_vec(), [num]).expect("length")
+        }
     };
     let re = cut(Tensor::<f64, Ix1>::linspace(a.0, b.0, n));
     if dt.is_complex() {
@@ -468,7 +611,13 @@ pub fn eye_data(k: usize, dt: DType) -> PyResult<Data> {
 /// `eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None)`.
 #[pyfunction]
 #[pyo3(signature = (n_rows, n_cols = None, /, *, k = 0, dtype = None, device = None))]
-pub fn eye(n_rows: usize, n_cols: Option<usize>, k: isize, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Array> {
+pub fn eye(
+    n_rows: usize,
+    n_cols: Option<usize>,
+    k: isize,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Array> {
     check_device(device)?;
     let dt = default_float(parse_dtype(dtype)?);
     let m = n_cols.unwrap_or(n_rows);
@@ -505,13 +654,23 @@ pub fn meshgrid(arrays: Vec<Bound<'_, PyAny>>, indexing: &str) -> PyResult<Vec<A
     let ix = match indexing {
         "xy" => Indexing::Xy,
         "ij" => Indexing::Ij,
-        _ => return Err(PyValueError::new_err(format!("meshgrid: indexing must be 'xy' or 'ij', not {indexing:?}"))),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "meshgrid: indexing must be 'xy' or 'ij', not {indexing:?}"
+            )));
+        }
     };
-    let ds: Vec<Data> = arrays.iter().map(|a| crate::array::data_of(a, "meshgrid")).collect::<PyResult<_>>()?;
+    let ds: Vec<Data> = arrays
+        .iter()
+        .map(|a| crate::array::data_of(a, "meshgrid"))
+        .collect::<PyResult<_>>()?;
     if ds.is_empty() {
         return Ok(Vec::new());
     }
-    let dt = ds.iter().skip(1).fold(ds[0].dtype(), |a, d| a.promote(d.dtype()));
+    let dt = ds
+        .iter()
+        .skip(1)
+        .fold(ds[0].dtype(), |a, d| a.promote(d.dtype()));
     let ds: Vec<Data> = ds.iter().map(|d| d.astype(dt)).collect();
     let out = with_type!(dt, T => {
         let ts: Vec<&ferrotensor::TensorArc<T, IxDyn>> = ds.iter().map(|d| <T as crate::data::Elem>::peel(d).expect("one dtype")).collect();
@@ -523,7 +682,11 @@ pub fn meshgrid(arrays: Vec<Bound<'_, PyAny>>, indexing: &str) -> PyResult<Vec<A
 /// `from_dlpack(x, /, *, device=None, copy=None)`: a copy of the producer's memory.
 #[pyfunction]
 #[pyo3(signature = (x, /, *, device = None, copy = None))]
-pub fn from_dlpack(x: &Bound<'_, PyAny>, device: Option<&Bound<'_, PyAny>>, copy: Option<bool>) -> PyResult<Array> {
+pub fn from_dlpack(
+    x: &Bound<'_, PyAny>,
+    device: Option<&Bound<'_, PyAny>>,
+    copy: Option<bool>,
+) -> PyResult<Array> {
     check_device(device)?;
     if let Ok(a) = x.cast::<Array>() {
         let d = a.borrow().data.clone();

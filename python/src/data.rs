@@ -156,19 +156,58 @@ macro_rules! with_type {
     ($dt:expr, $t:ident => $body:expr, $other:expr) => {{
         use ferrotensor::io::DType as __D;
         match $dt {
-            __D::Bool => { type $t = bool; $body }
-            __D::I8 => { type $t = i8; $body }
-            __D::I16 => { type $t = i16; $body }
-            __D::I32 => { type $t = i32; $body }
-            __D::I64 => { type $t = i64; $body }
-            __D::U8 => { type $t = u8; $body }
-            __D::U16 => { type $t = u16; $body }
-            __D::U32 => { type $t = u32; $body }
-            __D::U64 => { type $t = u64; $body }
-            __D::F32 => { type $t = f32; $body }
-            __D::F64 => { type $t = f64; $body }
-            __D::C64 => { type $t = $crate::data::C32; $body }
-            __D::C128 => { type $t = $crate::data::C64; $body }
+            __D::Bool => {
+                type $t = bool;
+                $body
+            }
+            __D::I8 => {
+                type $t = i8;
+                $body
+            }
+            __D::I16 => {
+                type $t = i16;
+                $body
+            }
+            __D::I32 => {
+                type $t = i32;
+                $body
+            }
+            __D::I64 => {
+                type $t = i64;
+                $body
+            }
+            __D::U8 => {
+                type $t = u8;
+                $body
+            }
+            __D::U16 => {
+                type $t = u16;
+                $body
+            }
+            __D::U32 => {
+                type $t = u32;
+                $body
+            }
+            __D::U64 => {
+                type $t = u64;
+                $body
+            }
+            __D::F32 => {
+                type $t = f32;
+                $body
+            }
+            __D::F64 => {
+                type $t = f64;
+                $body
+            }
+            __D::C64 => {
+                type $t = $crate::data::C32;
+                $body
+            }
+            __D::C128 => {
+                type $t = $crate::data::C64;
+                $body
+            }
             #[allow(unreachable_patterns)]
             _ => $other,
         }

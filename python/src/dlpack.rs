@@ -81,7 +81,11 @@ fn dl_type(dt: DType) -> DLDataType {
         d if d.is_complex() => 5,
         _ => 2,
     };
-    DLDataType { code, bits: (dt.size() * 8) as u8, lanes: 1 }
+    DLDataType {
+        code,
+        bits: (dt.size() * 8) as u8,
+        lanes: 1,
+    }
 }
 
 fn from_dl_type(t: DLDataType) -> PyResult<DType> {
@@ -123,7 +127,11 @@ unsafe extern "C" fn delete_legacy(m: *mut DLManagedTensor) {
     }
     // SAFETY: `m` is the first field of a `Holder` leaked by `export` (`manager_ctx`
     // points at that holder); the protocol calls the deleter exactly once.
-    unsafe { drop(Box::from_raw((*m).manager_ctx as *mut Holder<DLManagedTensor>)) };
+    unsafe {
+        drop(Box::from_raw(
+            (*m).manager_ctx as *mut Holder<DLManagedTensor>,
+        ))
+    };
 }
 
 unsafe extern "C" fn delete_versioned(m: *mut DLManagedTensorVersioned) {
@@ -131,7 +139,11 @@ unsafe extern "C" fn delete_versioned(m: *mut DLManagedTensorVersioned) {
         return;
     }
     // SAFETY: as in `delete_legacy`, for the versioned struct.
-    unsafe { drop(Box::from_raw((*m).manager_ctx as *mut Holder<DLManagedTensorVersioned>)) };
+    unsafe {
+        drop(Box::from_raw(
+            (*m).manager_ctx as *mut Holder<DLManagedTensorVersioned>,
+        ))
+    };
 }
 
 /// Capsule destructor: frees the tensor unless a consumer took it (renamed the capsule).
@@ -140,7 +152,8 @@ unsafe extern "C" fn capsule_destructor(capsule: *mut pyo3::ffi::PyObject) {
     // the pointer stored under the unconsumed names is the managed tensor `export` made.
     unsafe {
         if pyo3::ffi::PyCapsule_IsValid(capsule, NAME_VERSIONED.as_ptr()) == 1 {
-            let m = pyo3::ffi::PyCapsule_GetPointer(capsule, NAME_VERSIONED.as_ptr()) as *mut DLManagedTensorVersioned;
+            let m = pyo3::ffi::PyCapsule_GetPointer(capsule, NAME_VERSIONED.as_ptr())
+                as *mut DLManagedTensorVersioned;
             if let Some(d) = (*m).deleter {
                 d(m);
             }
@@ -157,7 +170,10 @@ fn dl_tensor(data: &Data, shape: &mut [i64], strides: &mut [i64]) -> DLTensor {
     let ptr = each_all!(data, t => t.as_ptr() as *mut c_void);
     DLTensor {
         data: ptr,
-        device: DLDevice { device_type: KDL_CPU, device_id: 0 },
+        device: DLDevice {
+            device_type: KDL_CPU,
+            device_id: 0,
+        },
         ndim: shape.len() as i32,
         dtype: dl_type(data.dtype()),
         shape: shape.as_mut_ptr(),
@@ -202,7 +218,11 @@ pub fn export<'py>(py: Python<'py>, data: Data, versioned: bool) -> PyResult<Bou
     } else {
         let tensor = dl_tensor(&data, &mut shape, &mut strides);
         let holder = Box::new(Holder {
-            managed: DLManagedTensor { dl_tensor: tensor, manager_ctx: std::ptr::null_mut(), deleter: Some(delete_legacy) },
+            managed: DLManagedTensor {
+                dl_tensor: tensor,
+                manager_ctx: std::ptr::null_mut(),
+                deleter: Some(delete_legacy),
+            },
             shape,
             strides,
             _data: data,
@@ -213,7 +233,11 @@ pub fn export<'py>(py: Python<'py>, data: Data, versioned: bool) -> PyResult<Bou
             (*raw).managed.manager_ctx = raw as *mut c_void;
             (*raw).managed.dl_tensor.shape = (*raw).shape.as_mut_ptr();
             (*raw).managed.dl_tensor.strides = (*raw).strides.as_mut_ptr();
-            pyo3::ffi::PyCapsule_New(&mut (*raw).managed as *mut _ as *mut c_void, NAME.as_ptr(), Some(capsule_destructor))
+            pyo3::ffi::PyCapsule_New(
+                &mut (*raw).managed as *mut _ as *mut c_void,
+                NAME.as_ptr(),
+                Some(capsule_destructor),
+            )
         }
     };
     // SAFETY: `PyCapsule_New` returns a new reference or null with an exception set.
@@ -226,17 +250,23 @@ pub fn export<'py>(py: Python<'py>, data: Data, versioned: bool) -> PyResult<Bou
 /// `t` must describe valid, readable CPU memory (the producer's promise).
 unsafe fn copy_tensor(t: &DLTensor) -> PyResult<Data> {
     if t.device.device_type != KDL_CPU {
-        return Err(PyBufferError::new_err("from_dlpack: only CPU memory can be imported"));
+        return Err(PyBufferError::new_err(
+            "from_dlpack: only CPU memory can be imported",
+        ));
     }
     let dt = from_dl_type(t.dtype)?;
-    let nd = usize::try_from(t.ndim).map_err(|_| PyValueError::new_err("from_dlpack: negative ndim"))?;
+    let nd =
+        usize::try_from(t.ndim).map_err(|_| PyValueError::new_err("from_dlpack: negative ndim"))?;
     // SAFETY: the producer gives `ndim` shape entries (and strides, if not null).
     let shape: Vec<usize> = if nd == 0 {
         Vec::new()
     } else {
         unsafe { std::slice::from_raw_parts(t.shape, nd) }
             .iter()
-            .map(|&d| usize::try_from(d).map_err(|_| PyValueError::new_err("from_dlpack: negative dimension")))
+            .map(|&d| {
+                usize::try_from(d)
+                    .map_err(|_| PyValueError::new_err("from_dlpack: negative dimension"))
+            })
             .collect::<PyResult<_>>()?
     };
     let strides: Vec<isize> = if t.strides.is_null() || nd == 0 {
@@ -248,7 +278,10 @@ unsafe fn copy_tensor(t: &DLTensor) -> PyResult<Data> {
         }
         s
     } else {
-        unsafe { std::slice::from_raw_parts(t.strides, nd) }.iter().map(|&s| s as isize).collect()
+        unsafe { std::slice::from_raw_parts(t.strides, nd) }
+            .iter()
+            .map(|&s| s as isize)
+            .collect()
     };
     let size: usize = shape.iter().product();
     let base = (t.data as *const u8).wrapping_add(t.byte_offset as usize);
@@ -291,7 +324,9 @@ pub fn import(obj: &Bound<'_, PyAny>) -> PyResult<Data> {
     if let Ok(dev) = obj.call_method0("__dlpack_device__") {
         let (kind, _): (i32, i32) = dev.extract()?;
         if kind != KDL_CPU {
-            return Err(PyBufferError::new_err(format!("from_dlpack: device type {kind} is not the CPU")));
+            return Err(PyBufferError::new_err(format!(
+                "from_dlpack: device type {kind} is not the CPU"
+            )));
         }
     }
     let kwargs = PyDict::new(py);
@@ -308,9 +343,12 @@ pub fn import(obj: &Bound<'_, PyAny>) -> PyResult<Data> {
     // will not release it again).
     unsafe {
         if pyo3::ffi::PyCapsule_IsValid(cap, NAME_VERSIONED.as_ptr()) == 1 {
-            let m = pyo3::ffi::PyCapsule_GetPointer(cap, NAME_VERSIONED.as_ptr()) as *mut DLManagedTensorVersioned;
+            let m = pyo3::ffi::PyCapsule_GetPointer(cap, NAME_VERSIONED.as_ptr())
+                as *mut DLManagedTensorVersioned;
             if (*m).version.major > 1 {
-                return Err(PyBufferError::new_err("from_dlpack: DLPack major version above 1"));
+                return Err(PyBufferError::new_err(
+                    "from_dlpack: DLPack major version above 1",
+                ));
             }
             let out = copy_tensor(&(*m).dl_tensor);
             pyo3::ffi::PyCapsule_SetName(cap, USED_VERSIONED.as_ptr());
@@ -327,7 +365,9 @@ pub fn import(obj: &Bound<'_, PyAny>) -> PyResult<Data> {
             }
             out
         } else {
-            Err(PyTypeError::new_err("from_dlpack: __dlpack__ did not return a DLPack capsule"))
+            Err(PyTypeError::new_err(
+                "from_dlpack: __dlpack__ did not return a DLPack capsule",
+            ))
         }
     }
 }

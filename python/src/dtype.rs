@@ -7,7 +7,14 @@ use pyo3::prelude::*;
 use pyo3::types::PyType;
 
 /// A data type of the array API standard.
-#[pyclass(frozen, eq, hash, skip_from_py_object, name = "dtype", module = "ferrotensor")]
+#[pyclass(
+    frozen,
+    eq,
+    hash,
+    skip_from_py_object,
+    name = "dtype",
+    module = "ferrotensor"
+)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyDType {
     pub dt: DType,
@@ -87,19 +94,22 @@ pub fn parse_dtype(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DType>> {
         .ok_or_else(|| PyTypeError::new_err(format!("unsupported dtype: {name}")))
 }
 
-
 fn dtype_arg(obj: &Bound<'_, PyAny>, op: &str) -> PyResult<DType> {
     if let Ok(a) = obj.cast::<crate::array::Array>() {
         return Ok(a.borrow().data.dtype());
     }
-    parse_dtype(Some(obj))?.ok_or_else(|| PyTypeError::new_err(format!("{op}: expected a dtype or an array")))
+    parse_dtype(Some(obj))?
+        .ok_or_else(|| PyTypeError::new_err(format!("{op}: expected a dtype or an array")))
 }
 
 /// NumPy's `promote_types` over the standard's dtypes.
 #[pyfunction]
 #[pyo3(signature = (type1, type2, /))]
 fn promote_types(type1: &Bound<'_, PyAny>, type2: &Bound<'_, PyAny>) -> PyResult<PyDType> {
-    let (a, b) = (dtype_arg(type1, "promote_types")?, dtype_arg(type2, "promote_types")?);
+    let (a, b) = (
+        dtype_arg(type1, "promote_types")?,
+        dtype_arg(type2, "promote_types")?,
+    );
     Ok(PyDType { dt: a.promote(b) })
 }
 
@@ -114,14 +124,22 @@ fn can_cast(from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>) -> PyResult<bool> {
 #[pyfunction]
 #[pyo3(signature = (scalar, other, /))]
 fn _scalar_dtype(scalar: &Bound<'_, PyAny>, other: &Bound<'_, PyAny>) -> PyResult<PyDType> {
-    let s = crate::scalar::as_scalar(scalar)?.ok_or_else(|| PyTypeError::new_err("not a Python scalar"))?;
-    Ok(PyDType { dt: s.dtype_with(dtype_arg(other, "result_type")?) })
+    let s = crate::scalar::as_scalar(scalar)?
+        .ok_or_else(|| PyTypeError::new_err("not a Python scalar"))?;
+    Ok(PyDType {
+        dt: s.dtype_with(dtype_arg(other, "result_type")?),
+    })
 }
 
 /// `astype(x, dtype, /, *, copy=True, device=None)`.
 #[pyfunction]
 #[pyo3(signature = (x, dtype, /, *, copy = true, device = None))]
-fn astype(x: &Bound<'_, PyAny>, dtype: &Bound<'_, PyAny>, copy: bool, device: Option<&Bound<'_, PyAny>>) -> PyResult<crate::array::Array> {
+fn astype(
+    x: &Bound<'_, PyAny>,
+    dtype: &Bound<'_, PyAny>,
+    copy: bool,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<crate::array::Array> {
     crate::creation::check_device(device)?;
     let d = crate::array::data_of(x, "astype")?;
     let dt = dtype_arg(dtype, "astype")?;
@@ -129,7 +147,9 @@ fn astype(x: &Bound<'_, PyAny>, dtype: &Bound<'_, PyAny>, copy: bool, device: Op
         return Ok(if copy { d.copy() } else { d }.into());
     }
     if d.dtype().is_complex() && !dt.is_complex() {
-        return Err(PyTypeError::new_err(format!("astype: casting complex to {dt} is not allowed")));
+        return Err(PyTypeError::new_err(format!(
+            "astype: casting complex to {dt} is not allowed"
+        )));
     }
     Ok(d.astype(dt).into())
 }

@@ -107,7 +107,9 @@ impl Bin {
 /// `op(a, b)` with promotion and broadcasting.
 pub fn binary(op: Bin, a: &Data, b: &Data) -> PyResult<Data> {
     let promoted = a.dtype().promote(b.dtype());
-    let dt = op.compute_dtype(promoted).ok_or_else(|| dtype_error(op.name(), promoted))?;
+    let dt = op
+        .compute_dtype(promoted)
+        .ok_or_else(|| dtype_error(op.name(), promoted))?;
     let (a, b) = (a.astype(dt), b.astype(dt));
     broadcast_shapes(a.shape(), b.shape(), op.name()).py()?;
     eval(op, &a, &b)
@@ -119,32 +121,78 @@ use crate::pair_of as pair;
 fn eval(op: Bin, a: &Data, b: &Data) -> PyResult<Data> {
     let err = || dtype_error(op.name(), a.dtype());
     Ok(match op {
-        Bin::Add => pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128; x, y => x.try_add(y).py()?.into_data(); return Err(err())),
-        Bin::Sub => pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128; x, y => x.try_sub(y).py()?.into_data(); return Err(err())),
-        Bin::Mul => pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128; x, y => x.try_mul(y).py()?.into_data(); return Err(err())),
-        Bin::Div => pair!(a, b; F32|F64|C64|C128; x, y => x.try_div(y).py()?.into_data(); return Err(err())),
-        Bin::FloorDiv => pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.floor_divide(y).py()?.into_data(); return Err(err())),
-        Bin::Rem => pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.remainder(y).py()?.into_data(); return Err(err())),
-        Bin::Pow => pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.pow(y).py()?.into_data();
-            pair!(a, b; C64|C128; x, y => ferrotensor::ops::ComplexMath::pow(x, y).py()?.into_data(); return Err(err()))),
-        Bin::Maximum => pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.maximum(y).py()?.into_data(); return Err(err())),
-        Bin::Minimum => pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.minimum(y).py()?.into_data(); return Err(err())),
+        Bin::Add => {
+            pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128; x, y => x.try_add(y).py()?.into_data(); return Err(err()))
+        }
+        Bin::Sub => {
+            pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128; x, y => x.try_sub(y).py()?.into_data(); return Err(err()))
+        }
+        Bin::Mul => {
+            pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128; x, y => x.try_mul(y).py()?.into_data(); return Err(err()))
+        }
+        Bin::Div => {
+            pair!(a, b; F32|F64|C64|C128; x, y => x.try_div(y).py()?.into_data(); return Err(err()))
+        }
+        Bin::FloorDiv => {
+            pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.floor_divide(y).py()?.into_data(); return Err(err()))
+        }
+        Bin::Rem => {
+            pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.remainder(y).py()?.into_data(); return Err(err()))
+        }
+        Bin::Pow => {
+            pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.pow(y).py()?.into_data();
+            pair!(a, b; C64|C128; x, y => ferrotensor::ops::ComplexMath::pow(x, y).py()?.into_data(); return Err(err())))
+        }
+        Bin::Maximum => {
+            pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.maximum(y).py()?.into_data(); return Err(err()))
+        }
+        Bin::Minimum => {
+            pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.minimum(y).py()?.into_data(); return Err(err()))
+        }
         Bin::Atan2 => pair!(a, b; F32|F64; x, y => x.atan2(y).py()?.into_data(); return Err(err())),
         Bin::Hypot => pair!(a, b; F32|F64; x, y => x.hypot(y).py()?.into_data(); return Err(err())),
-        Bin::Copysign => pair!(a, b; F32|F64; x, y => x.copysign(y).py()?.into_data(); return Err(err())),
-        Bin::LogAddExp => pair!(a, b; F32|F64; x, y => x.logaddexp(y).py()?.into_data(); return Err(err())),
-        Bin::NextAfter => pair!(a, b; F32|F64; x, y => x.nextafter(y).py()?.into_data(); return Err(err())),
-        Bin::And | Bin::LogicalAnd => pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64; x, y => (x & y).into_data(); return Err(err())),
-        Bin::Or | Bin::LogicalOr => pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64; x, y => (x | y).into_data(); return Err(err())),
-        Bin::Xor | Bin::LogicalXor => pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64; x, y => (x ^ y).into_data(); return Err(err())),
-        Bin::Shl => pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64; x, y => x.left_shift(y).py()?.into_data(); return Err(err())),
-        Bin::Shr => pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64; x, y => x.right_shift(y).py()?.into_data(); return Err(err())),
-        Bin::Eq => pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128; x, y => x.try_eq(y).py()?.into_data(); return Err(err())),
-        Bin::Ne => pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128; x, y => x.try_ne(y).py()?.into_data(); return Err(err())),
-        Bin::Lt => pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.try_lt(y).py()?.into_data(); return Err(err())),
-        Bin::Le => pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.try_le(y).py()?.into_data(); return Err(err())),
-        Bin::Gt => pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.try_gt(y).py()?.into_data(); return Err(err())),
-        Bin::Ge => pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.try_ge(y).py()?.into_data(); return Err(err())),
+        Bin::Copysign => {
+            pair!(a, b; F32|F64; x, y => x.copysign(y).py()?.into_data(); return Err(err()))
+        }
+        Bin::LogAddExp => {
+            pair!(a, b; F32|F64; x, y => x.logaddexp(y).py()?.into_data(); return Err(err()))
+        }
+        Bin::NextAfter => {
+            pair!(a, b; F32|F64; x, y => x.nextafter(y).py()?.into_data(); return Err(err()))
+        }
+        Bin::And | Bin::LogicalAnd => {
+            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64; x, y => (x & y).into_data(); return Err(err()))
+        }
+        Bin::Or | Bin::LogicalOr => {
+            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64; x, y => (x | y).into_data(); return Err(err()))
+        }
+        Bin::Xor | Bin::LogicalXor => {
+            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64; x, y => (x ^ y).into_data(); return Err(err()))
+        }
+        Bin::Shl => {
+            pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64; x, y => x.left_shift(y).py()?.into_data(); return Err(err()))
+        }
+        Bin::Shr => {
+            pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64; x, y => x.right_shift(y).py()?.into_data(); return Err(err()))
+        }
+        Bin::Eq => {
+            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128; x, y => x.try_eq(y).py()?.into_data(); return Err(err()))
+        }
+        Bin::Ne => {
+            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128; x, y => x.try_ne(y).py()?.into_data(); return Err(err()))
+        }
+        Bin::Lt => {
+            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.try_lt(y).py()?.into_data(); return Err(err()))
+        }
+        Bin::Le => {
+            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.try_le(y).py()?.into_data(); return Err(err()))
+        }
+        Bin::Gt => {
+            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.try_gt(y).py()?.into_data(); return Err(err()))
+        }
+        Bin::Ge => {
+            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.try_ge(y).py()?.into_data(); return Err(err()))
+        }
     })
 }
 
@@ -384,7 +432,9 @@ fn complex_unary(op: Un, x: &Data) -> PyResult<Data> {
         Negative => crate::each_complex!(x, t => t.neg().into_data(), _ => unreachable!()),
         Positive => x.copy(),
         Square => crate::each_complex!(x, t => t.square().into_data(), _ => unreachable!()),
-        Ceil | Floor | Trunc | Signbit | LogicalNot | Invert => return Err(dtype_error(op.name(), x.dtype())),
+        Ceil | Floor | Trunc | Signbit | LogicalNot | Invert => {
+            return Err(dtype_error(op.name(), x.dtype()));
+        }
     })
 }
 
@@ -455,7 +505,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// A bound of `clip` as an array of `dt` (`None` stays `None`).
 fn clip_bound(b: Option<&Bound<'_, PyAny>>, dt: DType) -> PyResult<Option<Data>> {
-    let Some(b) = b.filter(|b| !b.is_none()) else { return Ok(None) };
+    let Some(b) = b.filter(|b| !b.is_none()) else {
+        return Ok(None);
+    };
     if let Ok(a) = b.cast::<crate::array::Array>() {
         return Ok(Some(a.borrow().data.astype(dt)));
     }
@@ -467,14 +519,20 @@ fn clip_bound(b: Option<&Bound<'_, PyAny>>, dt: DType) -> PyResult<Option<Data>>
             Ok(Some(crate::data::scalar_data(w, dt)))
         }
         Some(s) => Ok(Some(crate::data::scalar_data(s.wide(), dt))),
-        None => Err(pyo3::exceptions::PyTypeError::new_err("clip: bounds must be arrays or Python scalars")),
+        None => Err(pyo3::exceptions::PyTypeError::new_err(
+            "clip: bounds must be arrays or Python scalars",
+        )),
     }
 }
 
 /// `clip(x, /, min=None, max=None)`: `minimum(maximum(x, min), max)` in `x`'s dtype.
 #[pyfunction]
 #[pyo3(signature = (x, /, min = None, max = None))]
-fn clip(x: &Bound<'_, PyAny>, min: Option<&Bound<'_, PyAny>>, max: Option<&Bound<'_, PyAny>>) -> PyResult<crate::array::Array> {
+fn clip(
+    x: &Bound<'_, PyAny>,
+    min: Option<&Bound<'_, PyAny>>,
+    max: Option<&Bound<'_, PyAny>>,
+) -> PyResult<crate::array::Array> {
     let d = crate::array::data_of(x, "clip")?;
     let dt = d.dtype();
     if dt.is_complex() || dt.is_bool() {

@@ -22,7 +22,11 @@ enum Item {
 }
 
 fn opt_isize(o: &Bound<'_, PyAny>) -> PyResult<Option<isize>> {
-    if o.is_none() { Ok(None) } else { Ok(Some(o.extract::<isize>()?)) }
+    if o.is_none() {
+        Ok(None)
+    } else {
+        Ok(Some(o.extract::<isize>()?))
+    }
 }
 
 fn parse_item(obj: &Bound<'_, PyAny>) -> PyResult<Item> {
@@ -74,21 +78,30 @@ fn parse_key(key: &Bound<'_, PyAny>) -> PyResult<Vec<Item>> {
 struct Slicer<'k>(&'k [SliceItem]);
 
 impl ViewFn for Slicer<'_> {
-    fn apply<'a, T: ferrotensor::Element>(&self, v: TensorView<'a, T, IxDyn>) -> ferrotensor::Result<TensorView<'a, T, IxDyn>> {
+    fn apply<'a, T: ferrotensor::Element>(
+        &self,
+        v: TensorView<'a, T, IxDyn>,
+    ) -> ferrotensor::Result<TensorView<'a, T, IxDyn>> {
         v.try_slice(self.0)
     }
 }
 
 /// The flat positions of `mask`'s true elements as one index array per axis.
 fn mask_indices(mask: &Data, x_shape: &[usize]) -> PyResult<Vec<Tensor<usize, IxDyn>>> {
-    let Data::Bool(m) = mask else { unreachable!("masks are bool") };
+    let Data::Bool(m) = mask else {
+        unreachable!("masks are bool")
+    };
     let (ms, xs) = (m.shape(), x_shape);
     if ms.len() > xs.len() || ms.iter().zip(xs).any(|(&a, &b)| a != b && a != 0) {
         return Err(PyIndexError::new_err(format!(
             "boolean index of shape {ms:?} does not match the indexed array of shape {xs:?}"
         )));
     }
-    Ok(m.nonzero().py()?.into_iter().map(|t| t.into_dyn()).collect())
+    Ok(m.nonzero()
+        .py()?
+        .into_iter()
+        .map(|t| t.into_dyn())
+        .collect())
 }
 
 /// Advanced indexing: integer arrays and integers (no slices), or one boolean mask.
@@ -98,7 +111,13 @@ fn advanced(x: &Data, items: &[Item]) -> PyResult<Data> {
             let one = x.share(&Slicer(&[SliceItem::NewAxis])).py()?;
             let keep = matches!(mask, Data::Bool(m) if m.iter().next() == Some(&true));
             let n = if keep { 1 } else { 0 };
-            return one.share(&Slicer(&[SliceItem::Range { start: Some(0), stop: Some(n), step: 1 }])).py();
+            return one
+                .share(&Slicer(&[SliceItem::Range {
+                    start: Some(0),
+                    stop: Some(n),
+                    step: 1,
+                }]))
+                .py();
         }
         let idx = mask_indices(mask, x.shape())?;
         return Ok(each_all!(x, t => t.advanced_index(&idx).py()?.into_data()));
@@ -106,7 +125,9 @@ fn advanced(x: &Data, items: &[Item]) -> PyResult<Data> {
     let mut idx: Vec<Tensor<i64, IxDyn>> = Vec::with_capacity(items.len());
     for it in items {
         match it {
-            Item::Basic(SliceItem::Index(i)) => idx.push(Tensor::from_vec(vec![*i as i64], Vec::new()).py()?),
+            Item::Basic(SliceItem::Index(i)) => {
+                idx.push(Tensor::from_vec(vec![*i as i64], Vec::new()).py()?)
+            }
             Item::Ints(d) => idx.push(each_int!(d.astype(DType::I64), t => match t.into_data() {
                 Data::I64(t) => t.to_owned(),
                 _ => unreachable!("cast to int64"),
@@ -171,8 +192,15 @@ pub struct SetItem {
 
 /// Parses the key and converts the value (before `x` is borrowed for writing, since
 /// either may be `x` itself).
-pub fn parse_setitem(key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>, dt: DType) -> PyResult<SetItem> {
-    Ok(SetItem { items: parse_key(key)?, value: value_data(value, dt)? })
+pub fn parse_setitem(
+    key: &Bound<'_, PyAny>,
+    value: &Bound<'_, PyAny>,
+    dt: DType,
+) -> PyResult<SetItem> {
+    Ok(SetItem {
+        items: parse_key(key)?,
+        value: value_data(value, dt)?,
+    })
 }
 
 /// `x[key] = value`, writing into `x` (its memory is copied first if other arrays share it).
@@ -186,7 +214,9 @@ pub fn setitem(x: &mut Data, s: SetItem) -> PyResult<()> {
                 _ => unreachable!(),
             })
             .collect();
-        if ferrotensor::layout::check_no_alias(&each_all!(&*x, t => t.layout().clone()), "setitem").is_err() {
+        if ferrotensor::layout::check_no_alias(&each_all!(&*x, t => t.layout().clone()), "setitem")
+            .is_err()
+        {
             // a broadcast view: writes must not reach several elements
             *x = x.copy();
         }

@@ -10,7 +10,9 @@ use pyo3::prelude::*;
 /// `a @ b` with promotion (NumPy `matmul` semantics in the crate).
 pub fn matmul(py: Python<'_>, a: &Data, b: &Data) -> PyResult<Data> {
     if a.ndim() == 0 || b.ndim() == 0 {
-        return Err(PyValueError::new_err("matmul: 0-d operands are not allowed"));
+        return Err(PyValueError::new_err(
+            "matmul: 0-d operands are not allowed",
+        ));
     }
     let dt = a.dtype().promote(b.dtype());
     let (a, b) = (a.astype(dt), b.astype(dt));
@@ -39,7 +41,9 @@ fn matmul_typed(a: &Data, b: &Data) -> PyResult<Data> {
 pub fn matrix_transpose(x: &Data) -> PyResult<Data> {
     let n = x.ndim();
     if n < 2 {
-        return Err(PyValueError::new_err(format!("matrix_transpose: needs at least 2 dimensions, got {n}")));
+        return Err(PyValueError::new_err(format!(
+            "matrix_transpose: needs at least 2 dimensions, got {n}"
+        )));
     }
     let mut axes: Vec<isize> = (0..n as isize).collect();
     axes.swap(n - 2, n - 1);
@@ -61,7 +65,12 @@ fn matrix_transpose_fn(x: &Bound<'_, PyAny>) -> PyResult<Array> {
 /// `tensordot(x1, x2, /, *, axes=2)`.
 #[pyfunction]
 #[pyo3(signature = (x1, x2, /, *, axes = None))]
-fn tensordot(py: Python<'_>, x1: &Bound<'_, PyAny>, x2: &Bound<'_, PyAny>, axes: Option<&Bound<'_, PyAny>>) -> PyResult<Array> {
+fn tensordot(
+    py: Python<'_>,
+    x1: &Bound<'_, PyAny>,
+    x2: &Bound<'_, PyAny>,
+    axes: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Array> {
     let (a, b) = (data_of(x1, "tensordot")?, data_of(x2, "tensordot")?);
     let axes: TensordotAxes = match axes {
         None => TensordotAxes::Last(2),
@@ -76,9 +85,11 @@ fn tensordot(py: Python<'_>, x1: &Bound<'_, PyAny>, x2: &Bound<'_, PyAny>, axes:
     let dt = a.dtype().promote(b.dtype());
     let (a, b) = (a.astype(dt), b.astype(dt));
     let out = py.detach(|| -> PyResult<Data> {
-        Ok(crate::pair_of!(&a, &b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128;
+        Ok(
+            crate::pair_of!(&a, &b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128;
             x, y => x.tensordot(y, axes.clone()).py()?.into_data();
-            return Err(dtype_error("tensordot", dt))))
+            return Err(dtype_error("tensordot", dt))),
+        )
     })?;
     Ok(out.into())
 }
@@ -94,11 +105,18 @@ fn vecdot(x1: &Bound<'_, PyAny>, x2: &Bound<'_, PyAny>, axis: isize) -> PyResult
     }
     let (na, nb) = (a.ndim() as isize, b.ndim() as isize);
     if axis >= 0 || axis < -na.min(nb) {
-        return Err(PyValueError::new_err(format!("vecdot: axis {axis} must be negative and within both operands")));
+        return Err(PyValueError::new_err(format!(
+            "vecdot: axis {axis} must be negative and within both operands"
+        )));
     }
-    let (la, lb) = (a.shape()[(na + axis) as usize], b.shape()[(nb + axis) as usize]);
+    let (la, lb) = (
+        a.shape()[(na + axis) as usize],
+        b.shape()[(nb + axis) as usize],
+    );
     if la != lb {
-        return Err(PyValueError::new_err(format!("vecdot: the contracted axes have lengths {la} and {lb}")));
+        return Err(PyValueError::new_err(format!(
+            "vecdot: the contracted axes have lengths {la} and {lb}"
+        )));
     }
     let a = crate::elementwise::unary(crate::elementwise::Un::Conj, &a.astype(dt))?;
     let p = crate::elementwise::binary(crate::elementwise::Bin::Mul, &a, &b.astype(dt))?;

@@ -17,14 +17,20 @@ use pyo3::types::PyTuple;
 /// A floating-point array for a decomposition: integers and bool become `float64`.
 fn float_arg(x: &Bound<'_, PyAny>, op: &str) -> PyResult<Data> {
     let d = data_of(x, op)?;
-    Ok(if d.dtype().is_float() { d } else { d.astype(DType::F64) })
+    Ok(if d.dtype().is_float() {
+        d
+    } else {
+        d.astype(DType::F64)
+    })
 }
 
 /// `Err` unless `x` is a stack of square matrices.
 fn check_square(x: &Data, op: &str) -> PyResult<()> {
     let s = x.shape();
     if s.len() < 2 || s[s.len() - 1] != s[s.len() - 2] {
-        return Err(PyValueError::new_err(format!("{op}: expected square matrices (..., n, n), got shape {s:?}")));
+        return Err(PyValueError::new_err(format!(
+            "{op}: expected square matrices (..., n, n), got shape {s:?}"
+        )));
     }
     Ok(())
 }
@@ -36,7 +42,12 @@ macro_rules! real_linalg {
     };
 }
 
-fn namedtuple<'py>(py: Python<'py>, name: &str, fields: &[&str], values: Vec<Data>) -> PyResult<Bound<'py, PyAny>> {
+fn namedtuple<'py>(
+    py: Python<'py>,
+    name: &str,
+    fields: &[&str],
+    values: Vec<Data>,
+) -> PyResult<Bound<'py, PyAny>> {
     let nt = py.import("collections")?.getattr("namedtuple")?;
     let cls = nt.call1((name, fields.to_vec()))?;
     let items: Vec<Array> = values.into_iter().map(Array::from).collect();
@@ -46,7 +57,11 @@ fn namedtuple<'py>(py: Python<'py>, name: &str, fields: &[&str], values: Vec<Dat
 /// The conjugate transpose of the last two axes (a view for real arrays).
 fn adjoint(x: &Data) -> PyResult<Data> {
     let t = crate::linalg::matrix_transpose(x)?;
-    if x.dtype().is_complex() { unary(Un::Conj, &t) } else { Ok(t) }
+    if x.dtype().is_complex() {
+        unary(Un::Conj, &t)
+    } else {
+        Ok(t)
+    }
 }
 
 #[pyfunction]
@@ -54,7 +69,9 @@ fn adjoint(x: &Data) -> PyResult<Data> {
 fn cholesky(py: Python<'_>, x: &Bound<'_, PyAny>, upper: bool) -> PyResult<Array> {
     let d = float_arg(x, "cholesky")?;
     check_square(&d, "cholesky")?;
-    let l = py.detach(|| -> PyResult<Data> { Ok(real_linalg!(&d, "cholesky", t => la::cholesky(t).py()?.into_data())) })?;
+    let l = py.detach(|| -> PyResult<Data> {
+        Ok(real_linalg!(&d, "cholesky", t => la::cholesky(t).py()?.into_data()))
+    })?;
     Ok(if upper { adjoint(&l)? } else { l }.into())
 }
 
@@ -99,7 +116,12 @@ fn eigh_parts(x: &Bound<'_, PyAny>) -> PyResult<(Data, Data)> {
 #[pyo3(signature = (x, /))]
 fn eigh<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let (w, v) = eigh_parts(x)?;
-    namedtuple(py, "EighResult", &["eigenvalues", "eigenvectors"], vec![w, v])
+    namedtuple(
+        py,
+        "EighResult",
+        &["eigenvalues", "eigenvectors"],
+        vec![w, v],
+    )
 }
 
 #[pyfunction]
@@ -112,7 +134,9 @@ fn eigvalsh(x: &Bound<'_, PyAny>) -> PyResult<Array> {
 #[pyo3(signature = (x, /, *, mode = "reduced"))]
 fn qr<'py>(py: Python<'py>, x: &Bound<'py, PyAny>, mode: &str) -> PyResult<Bound<'py, PyAny>> {
     if mode != "reduced" && mode != "complete" {
-        return Err(PyValueError::new_err(format!("qr: mode must be 'reduced' or 'complete', not {mode:?}")));
+        return Err(PyValueError::new_err(format!(
+            "qr: mode must be 'reduced' or 'complete', not {mode:?}"
+        )));
     }
     let d = float_arg(x, "qr")?;
     if d.ndim() < 2 {
@@ -120,17 +144,11 @@ fn qr<'py>(py: Python<'py>, x: &Bound<'py, PyAny>, mode: &str) -> PyResult<Bound
     }
     let s = d.shape();
     let (m, n) = (s[s.len() - 2], s[s.len() - 1]);
-    let (q, r) = if mode == "complete" && m > n {
-        // Q of the complete factorisation from the reduced one of [A | I]
-        return Err(PyValueError::new_err(format!(
-            "qr: mode='complete' for tall matrices ({m} × {n}) is not available in the crate yet"
-        )));
-    } else {
-        real_linalg!(&d, "qr", t => {
-            let (q, r) = la::qr(t).py()?;
-            (q.into_data(), r.into_data())
-        })
-    };
+    let complete = mode == "complete" && m > n;
+    let (q, r) = real_linalg!(&d, "qr", t => {
+        let (q, r) = if complete { la::qr_complete(t) } else { la::qr(t) }.py()?;
+        (q.into_data(), r.into_data())
+    });
     namedtuple(py, "QRResult", &["Q", "R"], vec![q, r])
 }
 
@@ -146,7 +164,11 @@ fn svd_parts(d: &Data, full: bool) -> PyResult<(Data, Data, Data)> {
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, full_matrices = true))]
-fn svd<'py>(py: Python<'py>, x: &Bound<'py, PyAny>, full_matrices: bool) -> PyResult<Bound<'py, PyAny>> {
+fn svd<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    full_matrices: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     let d = float_arg(x, "svd")?;
     let (u, s, vh) = py.detach(|| svd_parts(&d, full_matrices))?;
     namedtuple(py, "SVDResult", &["U", "S", "Vh"], vec![u, s, vh])
@@ -179,7 +201,11 @@ fn solve(py: Python<'_>, x1: &Bound<'_, PyAny>, x2: &Bound<'_, PyAny>) -> PyResu
 fn default_rtol(d: &Data) -> f64 {
     let s = d.shape();
     let mn = s[s.len() - 2].max(s[s.len() - 1]) as f64;
-    let eps = if matches!(d.dtype(), DType::F32 | DType::C64) { f32::EPSILON as f64 } else { f64::EPSILON };
+    let eps = if matches!(d.dtype(), DType::F32 | DType::C64) {
+        f32::EPSILON as f64
+    } else {
+        f64::EPSILON
+    };
     mn * eps
 }
 
@@ -207,11 +233,20 @@ fn matrix_rank(x: &Bound<'_, PyAny>, rtol: Option<&Bound<'_, PyAny>>) -> PyResul
     // rank = number of singular values above rtol · the largest one
     let smax = crate::stats::reduce_max(&s, &[-1], true)?;
     let rt = match rtol.filter(|r| !r.is_none()) {
-        None => crate::data::scalar_data(ferrotensor::ops::cast::Wide::Float(default_rtol(&d)), s.dtype()),
+        None => crate::data::scalar_data(
+            ferrotensor::ops::cast::Wide::Float(default_rtol(&d)),
+            s.dtype(),
+        ),
         Some(r) => {
-            let r = crate::scalar::pair_args("matrix_rank", r, r)?.0.astype(s.dtype());
+            let r = crate::scalar::pair_args("matrix_rank", r, r)?
+                .0
+                .astype(s.dtype());
             // an array rtol applies per matrix: give it the reduced axis
-            if r.ndim() > 0 { crate::manip::expand_last(&r)? } else { r }
+            if r.ndim() > 0 {
+                crate::manip::expand_last(&r)?
+            } else {
+                r
+            }
         }
     };
     let tol = binary(Bin::Mul, &smax, &rt)?;
@@ -221,14 +256,19 @@ fn matrix_rank(x: &Bound<'_, PyAny>, rtol: Option<&Bound<'_, PyAny>>) -> PyResul
 
 struct DiagView(isize);
 impl ViewFn for DiagView {
-    fn apply<'a, T: ferrotensor::Element>(&self, v: TensorView<'a, T, IxDyn>) -> ferrotensor::Result<TensorView<'a, T, IxDyn>> {
+    fn apply<'a, T: ferrotensor::Element>(
+        &self,
+        v: TensorView<'a, T, IxDyn>,
+    ) -> ferrotensor::Result<TensorView<'a, T, IxDyn>> {
         v.diagonal(self.0, -2, -1)
     }
 }
 
 fn diagonal_data(d: &Data, offset: isize) -> PyResult<Data> {
     if d.ndim() < 2 {
-        return Err(PyValueError::new_err("diagonal: expected matrices (..., m, n)"));
+        return Err(PyValueError::new_err(
+            "diagonal: expected matrices (..., m, n)",
+        ));
     }
     d.share(&DiagView(offset)).py()
 }
@@ -241,7 +281,12 @@ fn diagonal(x: &Bound<'_, PyAny>, offset: isize) -> PyResult<Array> {
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, offset = 0, dtype = None))]
-fn trace(py: Python<'_>, x: &Bound<'_, PyAny>, offset: isize, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+fn trace(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    offset: isize,
+    dtype: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
     let diag = Array::from(diagonal_data(&data_of(x, "trace")?, offset)?);
     let sum = py.import("ferrotensor")?.getattr("sum")?;
     let kwargs = pyo3::types::PyDict::new(py);
@@ -261,8 +306,11 @@ fn outer(x1: &Bound<'_, PyAny>, x2: &Bound<'_, PyAny>) -> PyResult<Array> {
     }
     let dt = a.dtype().promote(b.dtype());
     let (a, b) = (a.astype(dt), b.astype(dt));
-    Ok(crate::pair_of!(&a, &b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128;
-        x, y => x.outer(y).py()?.into_data(); return Err(dtype_error("outer", dt))).into())
+    Ok(
+        crate::pair_of!(&a, &b; I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128;
+        x, y => x.outer(y).py()?.into_data(); return Err(dtype_error("outer", dt)))
+        .into(),
+    )
 }
 
 #[pyfunction]
@@ -296,7 +344,12 @@ fn magnitude(d: &Data) -> PyResult<Data> {
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, axis = None, keepdims = false, ord = None))]
-fn vector_norm(x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, keepdims: bool, ord: Option<&Bound<'_, PyAny>>) -> PyResult<Array> {
+fn vector_norm(
+    x: &Bound<'_, PyAny>,
+    axis: Option<&Bound<'_, PyAny>>,
+    keepdims: bool,
+    ord: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Array> {
     let d = float_arg(x, "vector_norm")?;
     let axes = parse_axes(axis, d.ndim())?;
     let ord: f64 = match ord.filter(|o| !o.is_none()) {
@@ -309,7 +362,11 @@ fn vector_norm(x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, keepdims: 
     } else if ord == f64::NEG_INFINITY {
         crate::stats::reduce_min(&a, &axes, keepdims)?
     } else if ord == 0.0 {
-        let nz = binary(Bin::Ne, &a, &crate::data::scalar_data(ferrotensor::ops::cast::Wide::Int(0), a.dtype()))?;
+        let nz = binary(
+            Bin::Ne,
+            &a,
+            &crate::data::scalar_data(ferrotensor::ops::cast::Wide::Int(0), a.dtype()),
+        )?;
         crate::stats::reduce_sum(&nz.astype(a.dtype()), &axes, keepdims)?
     } else if ord == 1.0 {
         crate::stats::reduce_sum(&a, &axes, keepdims)?
@@ -318,7 +375,8 @@ fn vector_norm(x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, keepdims: 
         unary(Un::Sqrt, &crate::stats::reduce_sum(&sq, &axes, keepdims)?)?
     } else {
         let p = crate::data::scalar_data(ferrotensor::ops::cast::Wide::Float(ord), a.dtype());
-        let inv_p = crate::data::scalar_data(ferrotensor::ops::cast::Wide::Float(1.0 / ord), a.dtype());
+        let inv_p =
+            crate::data::scalar_data(ferrotensor::ops::cast::Wide::Float(1.0 / ord), a.dtype());
         let s = crate::stats::reduce_sum(&binary(Bin::Pow, &a, &p)?, &axes, keepdims)?;
         binary(Bin::Pow, &s, &inv_p)?
     };
@@ -327,16 +385,30 @@ fn vector_norm(x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, keepdims: 
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, keepdims = false, ord = None))]
-fn matrix_norm(x: &Bound<'_, PyAny>, keepdims: bool, ord: Option<&Bound<'_, PyAny>>) -> PyResult<Array> {
+fn matrix_norm(
+    x: &Bound<'_, PyAny>,
+    keepdims: bool,
+    ord: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Array> {
     let d = float_arg(x, "matrix_norm")?;
     if d.ndim() < 2 {
-        return Err(PyValueError::new_err("matrix_norm: expected matrices (..., m, n)"));
+        return Err(PyValueError::new_err(
+            "matrix_norm: expected matrices (..., m, n)",
+        ));
     }
     let last2 = [-2isize, -1];
-    let ord_s: Option<String> = ord.filter(|o| !o.is_none()).and_then(|o| o.extract::<String>().ok());
-    let ord_f: Option<f64> = ord.filter(|o| !o.is_none()).and_then(|o| o.extract::<f64>().ok());
+    let ord_s: Option<String> = ord
+        .filter(|o| !o.is_none())
+        .and_then(|o| o.extract::<String>().ok());
+    let ord_f: Option<f64> = ord
+        .filter(|o| !o.is_none())
+        .and_then(|o| o.extract::<f64>().ok());
     let keep = |r: Data| -> PyResult<Data> {
-        if keepdims { crate::manip::expand_last(&crate::manip::expand_last(&r)?) } else { Ok(r) }
+        if keepdims {
+            crate::manip::expand_last(&crate::manip::expand_last(&r)?)
+        } else {
+            Ok(r)
+        }
     };
     let out = match (ord_s.as_deref(), ord_f) {
         (None, None) | (Some("fro"), _) => {
@@ -345,17 +417,29 @@ fn matrix_norm(x: &Bound<'_, PyAny>, keepdims: bool, ord: Option<&Bound<'_, PyAn
             unary(Un::Sqrt, &crate::stats::reduce_sum(&sq, &last2, keepdims)?)?
         }
         (Some("nuc"), _) => keep(crate::stats::reduce_sum(&svdvals_data(&d)?, &[-1], false)?)?,
-        (_, Some(o)) if o == 2.0 => keep(crate::stats::reduce_max(&svdvals_data(&d)?, &[-1], false)?)?,
-        (_, Some(o)) if o == -2.0 => keep(crate::stats::reduce_min(&svdvals_data(&d)?, &[-1], false)?)?,
+        (_, Some(o)) if o == 2.0 => {
+            keep(crate::stats::reduce_max(&svdvals_data(&d)?, &[-1], false)?)?
+        }
+        (_, Some(o)) if o == -2.0 => {
+            keep(crate::stats::reduce_min(&svdvals_data(&d)?, &[-1], false)?)?
+        }
         (_, Some(o)) if o.abs() == 1.0 || o.is_infinite() => {
             // 1: the largest column sum; inf: the largest row sum (min for the negatives)
             let a = magnitude(&d)?;
             let sum_axis = if o.abs() == 1.0 { -2 } else { -1 };
             let sums = crate::stats::reduce_sum(&a, &[sum_axis], true)?;
-            let r = if o > 0.0 { crate::stats::reduce_max(&sums, &last2, keepdims)? } else { crate::stats::reduce_min(&sums, &last2, keepdims)? };
+            let r = if o > 0.0 {
+                crate::stats::reduce_max(&sums, &last2, keepdims)?
+            } else {
+                crate::stats::reduce_min(&sums, &last2, keepdims)?
+            };
             r
         }
-        _ => return Err(PyValueError::new_err("matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf")),
+        _ => {
+            return Err(PyValueError::new_err(
+                "matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf",
+            ));
+        }
     };
     Ok(out.into())
 }
@@ -370,15 +454,26 @@ fn cross(x1: &Bound<'_, PyAny>, x2: &Bound<'_, PyAny>, axis: isize) -> PyResult<
     }
     let (na, nb) = (a.ndim() as isize, b.ndim() as isize);
     if axis >= 0 || axis < -na.min(nb) {
-        return Err(PyValueError::new_err(format!("cross: axis {axis} must be negative and within both operands")));
+        return Err(PyValueError::new_err(format!(
+            "cross: axis {axis} must be negative and within both operands"
+        )));
     }
     if a.shape()[(na + axis) as usize] != 3 || b.shape()[(nb + axis) as usize] != 3 {
-        return Err(PyValueError::new_err("cross: the axis must have length 3 in both operands"));
+        return Err(PyValueError::new_err(
+            "cross: the axis must have length 3 in both operands",
+        ));
     }
     // component i of each operand along `axis`
     let comp = |d: &Data, i: isize| -> PyResult<Data> {
         let nd = d.ndim();
-        let mut items = vec![SliceItem::Range { start: None, stop: None, step: 1 }; nd];
+        let mut items = vec![
+            SliceItem::Range {
+                start: None,
+                stop: None,
+                step: 1
+            };
+            nd
+        ];
         items[(nd as isize + axis) as usize] = SliceItem::Index(i);
         crate::manip::slice(d, &items)
     };

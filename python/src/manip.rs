@@ -34,17 +34,29 @@ view_fn!(SqueezeAxes { axes: &'k [isize] } |s, v| v.squeeze_axes(s.axes));
 
 /// The axes of `x` in the order `axes` (a view).
 pub fn permute(x: &Data, axes: &[isize]) -> PyResult<Data> {
-    x.share(&Permute { axes, _k: Default::default() }).py()
+    x.share(&Permute {
+        axes,
+        _k: Default::default(),
+    })
+    .py()
 }
 
 /// Basic slicing (a view).
 pub fn slice(x: &Data, items: &[SliceItem]) -> PyResult<Data> {
-    x.share(&Slice { items, _k: Default::default() }).py()
+    x.share(&Slice {
+        items,
+        _k: Default::default(),
+    })
+    .py()
 }
 
 /// `x` broadcast to `shape` (a view).
 pub fn broadcast(x: &Data, shape: &[usize]) -> PyResult<Data> {
-    x.share(&Broadcast { shape, _k: Default::default() }).py()
+    x.share(&Broadcast {
+        shape,
+        _k: Default::default(),
+    })
+    .py()
 }
 
 /// `x` with a trailing axis of length 1 (a view).
@@ -57,7 +69,9 @@ pub fn expand_last(x: &Data) -> PyResult<Data> {
 /// The arrays (of one dtype) stacked along a new `axis`.
 pub fn stack_data(ds: &[Data], axis: isize) -> PyResult<Data> {
     let dt = ds[0].dtype();
-    Ok(with_type!(dt, T => ferrotensor::manip::stack(&typed::<T>(ds), axis).py()?.into_data(), unreachable!()))
+    Ok(
+        with_type!(dt, T => ferrotensor::manip::stack(&typed::<T>(ds), axis).py()?.into_data(), unreachable!()),
+    )
 }
 
 #[pyfunction]
@@ -65,7 +79,11 @@ pub fn stack_data(ds: &[Data], axis: isize) -> PyResult<Data> {
 fn permute_dims(x: &Bound<'_, PyAny>, axes: Vec<isize>) -> PyResult<Array> {
     let d = data_of(x, "permute_dims")?;
     if axes.len() != d.ndim() {
-        return Err(PyValueError::new_err(format!("permute_dims: {} axes for an array of {} dimensions", axes.len(), d.ndim())));
+        return Err(PyValueError::new_err(format!(
+            "permute_dims: {} axes for an array of {} dimensions",
+            axes.len(),
+            d.ndim()
+        )));
     }
     Ok(permute(&d, &axes)?.into())
 }
@@ -81,12 +99,20 @@ fn broadcast_to(x: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>) -> PyResult<Arra
 #[pyfunction]
 #[pyo3(signature = (*arrays))]
 fn broadcast_arrays(arrays: Vec<Bound<'_, PyAny>>) -> PyResult<Vec<Array>> {
-    let ds: Vec<Data> = arrays.iter().map(|a| data_of(a, "broadcast_arrays")).collect::<PyResult<_>>()?;
+    let ds: Vec<Data> = arrays
+        .iter()
+        .map(|a| data_of(a, "broadcast_arrays"))
+        .collect::<PyResult<_>>()?;
     let mut shape: Vec<usize> = Vec::new();
     for d in &ds {
-        shape = ferrotensor::layout::transform::broadcast_shapes(&shape, d.shape(), "broadcast_arrays").py()?.to_vec();
+        shape =
+            ferrotensor::layout::transform::broadcast_shapes(&shape, d.shape(), "broadcast_arrays")
+                .py()?
+                .to_vec();
     }
-    ds.iter().map(|d| Ok(broadcast(d, &shape)?.into())).collect()
+    ds.iter()
+        .map(|d| Ok(broadcast(d, &shape)?.into()))
+        .collect()
 }
 
 #[pyfunction]
@@ -110,7 +136,9 @@ fn expand_dims(x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>) -> PyResul
         }
         let a = if a < 0 { a + n } else { a } as usize;
         if norm.contains(&a) {
-            return Err(PyValueError::new_err(format!("expand_dims: repeated axis {a}")));
+            return Err(PyValueError::new_err(format!(
+                "expand_dims: repeated axis {a}"
+            )));
         }
         norm.push(a);
     }
@@ -120,7 +148,11 @@ fn expand_dims(x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>) -> PyResul
         if norm.contains(&i) {
             items.push(SliceItem::NewAxis);
         } else {
-            items.push(SliceItem::Range { start: None, stop: None, step: 1 });
+            items.push(SliceItem::Range {
+                start: None,
+                stop: None,
+                step: 1,
+            });
             k += 1;
         }
     }
@@ -135,10 +167,18 @@ fn squeeze(x: &Bound<'_, PyAny>, axis: &Bound<'_, PyAny>) -> PyResult<Array> {
     let axes = parse_axes(Some(axis), d.ndim())?;
     for &a in &axes {
         if d.shape()[a as usize] != 1 {
-            return Err(PyValueError::new_err(format!("squeeze: axis {a} has length {}, not 1", d.shape()[a as usize])));
+            return Err(PyValueError::new_err(format!(
+                "squeeze: axis {a} has length {}, not 1",
+                d.shape()[a as usize]
+            )));
         }
     }
-    Ok(d.share(&SqueezeAxes { axes: &axes, _k: Default::default() }).py()?.into())
+    Ok(d.share(&SqueezeAxes {
+        axes: &axes,
+        _k: Default::default(),
+    })
+    .py()?
+    .into())
 }
 
 #[pyfunction]
@@ -147,20 +187,30 @@ fn flip(x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>) -> PyResult<Array
     let d = data_of(x, "flip")?;
     let axes = parse_axes(axis, d.ndim())?;
     let items: Vec<SliceItem> = (0..d.ndim() as isize)
-        .map(|i| SliceItem::Range { start: None, stop: None, step: if axes.contains(&i) { -1 } else { 1 } })
+        .map(|i| SliceItem::Range {
+            start: None,
+            stop: None,
+            step: if axes.contains(&i) { -1 } else { 1 },
+        })
         .collect();
     Ok(slice(&d, &items)?.into())
 }
 
 #[pyfunction]
 #[pyo3(signature = (x, source, destination, /))]
-fn moveaxis(x: &Bound<'_, PyAny>, source: &Bound<'_, PyAny>, destination: &Bound<'_, PyAny>) -> PyResult<Array> {
+fn moveaxis(
+    x: &Bound<'_, PyAny>,
+    source: &Bound<'_, PyAny>,
+    destination: &Bound<'_, PyAny>,
+) -> PyResult<Array> {
     let d = data_of(x, "moveaxis")?;
     let n = d.ndim();
     let src = parse_axes(Some(source), n)?;
     let dst = parse_axes(Some(destination), n)?;
     if src.len() != dst.len() {
-        return Err(PyValueError::new_err("moveaxis: source and destination must have the same number of axes"));
+        return Err(PyValueError::new_err(
+            "moveaxis: source and destination must have the same number of axes",
+        ));
     }
     // NumPy's rule: the axes not moved keep their order in the remaining slots
     let mut order: Vec<isize> = (0..n as isize).filter(|a| !src.contains(a)).collect();
@@ -184,33 +234,66 @@ fn reshape(x: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>, copy: Option<bool>) -
     };
     let target = infer_shape(&raw, d.size())?;
     if copy == Some(true) {
-        return Ok(d.copy().share(&ReshapeView { shape: &target, _k: Default::default() }).py()?.into());
+        return Ok(d
+            .copy()
+            .share(&ReshapeView {
+                shape: &target,
+                _k: Default::default(),
+            })
+            .py()?
+            .into());
     }
-    match d.share(&ReshapeView { shape: &target, _k: Default::default() }) {
+    match d.share(&ReshapeView {
+        shape: &target,
+        _k: Default::default(),
+    }) {
         Ok(v) => Ok(v.into()),
-        Err(_) if copy == Some(false) => Err(PyValueError::new_err("reshape: copy=False, but this reshape needs a copy")),
-        Err(_) => Ok(d.copy().share(&ReshapeView { shape: &target, _k: Default::default() }).py()?.into()),
+        Err(_) if copy == Some(false) => Err(PyValueError::new_err(
+            "reshape: copy=False, but this reshape needs a copy",
+        )),
+        Err(_) => Ok(d
+            .copy()
+            .share(&ReshapeView {
+                shape: &target,
+                _k: Default::default(),
+            })
+            .py()?
+            .into()),
     }
 }
 
 fn infer_shape(raw: &[isize], size: usize) -> PyResult<Vec<usize>> {
     let unknown = raw.iter().filter(|&&s| s == -1).count();
     if unknown > 1 || raw.iter().any(|&s| s < -1) {
-        return Err(PyValueError::new_err(format!("reshape: invalid shape {raw:?}")));
+        return Err(PyValueError::new_err(format!(
+            "reshape: invalid shape {raw:?}"
+        )));
     }
-    let known: usize = raw.iter().filter(|&&s| s != -1).map(|&s| s as usize).product();
+    let known: usize = raw
+        .iter()
+        .filter(|&&s| s != -1)
+        .map(|&s| s as usize)
+        .product();
     let out: Vec<usize> = raw
         .iter()
         .map(|&s| {
             if s == -1 {
-                if known == 0 { Err(PyValueError::new_err("reshape: cannot infer -1 with a zero-size dimension")) } else { Ok(size / known) }
+                if known == 0 {
+                    Err(PyValueError::new_err(
+                        "reshape: cannot infer -1 with a zero-size dimension",
+                    ))
+                } else {
+                    Ok(size / known)
+                }
             } else {
                 Ok(s as usize)
             }
         })
         .collect::<PyResult<_>>()?;
     if out.iter().product::<usize>() != size {
-        return Err(PyValueError::new_err(format!("reshape: cannot reshape an array of size {size} into shape {raw:?}")));
+        return Err(PyValueError::new_err(format!(
+            "reshape: cannot reshape an array of size {size} into shape {raw:?}"
+        )));
     }
     Ok(out)
 }
@@ -222,14 +305,21 @@ fn promoted_list(arrays: &Bound<'_, PyAny>, op: &str) -> PyResult<(Vec<Data>, DT
         .map(|a| data_of(&a?, op))
         .collect::<PyResult<_>>()?;
     if ds.is_empty() {
-        return Err(PyValueError::new_err(format!("{op}: needs at least one array")));
+        return Err(PyValueError::new_err(format!(
+            "{op}: needs at least one array"
+        )));
     }
-    let dt = ds.iter().skip(1).fold(ds[0].dtype(), |a, d| a.promote(d.dtype()));
+    let dt = ds
+        .iter()
+        .skip(1)
+        .fold(ds[0].dtype(), |a, d| a.promote(d.dtype()));
     Ok((ds.iter().map(|d| d.astype(dt)).collect(), dt))
 }
 
 fn typed<T: Elem>(ds: &[Data]) -> Vec<&TensorArc<T, IxDyn>> {
-    ds.iter().map(|d| T::peel(d).expect("promoted to one dtype")).collect()
+    ds.iter()
+        .map(|d| T::peel(d).expect("promoted to one dtype"))
+        .collect()
 }
 
 #[pyfunction]
@@ -247,16 +337,27 @@ fn concat(arrays: &Bound<'_, PyAny>, axis: Option<isize>) -> PyResult<Array> {
         }
     };
     if ds.iter().any(|d| d.ndim() == 0) {
-        return Err(PyValueError::new_err("concat: 0-d arrays cannot be concatenated"));
+        return Err(PyValueError::new_err(
+            "concat: 0-d arrays cannot be concatenated",
+        ));
     }
     Ok(with_type!(dt, T => ferrotensor::manip::concatenate(&typed::<T>(&ds), ax).py()?.into_data(), unreachable!()).into())
 }
 
 fn reshape_flat(d: &Data) -> PyResult<Data> {
     let n = [d.size()];
-    match d.share(&ReshapeView { shape: &n, _k: Default::default() }) {
+    match d.share(&ReshapeView {
+        shape: &n,
+        _k: Default::default(),
+    }) {
         Ok(v) => Ok(v),
-        Err(_) => d.copy().share(&ReshapeView { shape: &n, _k: Default::default() }).py(),
+        Err(_) => d
+            .copy()
+            .share(&ReshapeView {
+                shape: &n,
+                _k: Default::default(),
+            })
+            .py(),
     }
 }
 
@@ -274,7 +375,14 @@ fn unstack<'py>(x: &Bound<'py, PyAny>, axis: isize) -> PyResult<Bound<'py, pyo3:
     let ax = parse_axes(Some(&axis.into_pyobject(x.py())?.into_any()), d.ndim())?[0] as usize;
     let parts: Vec<Array> = (0..d.shape()[ax])
         .map(|i| {
-            let mut items = vec![SliceItem::Range { start: None, stop: None, step: 1 }; d.ndim()];
+            let mut items = vec![
+                SliceItem::Range {
+                    start: None,
+                    stop: None,
+                    step: 1
+                };
+                d.ndim()
+            ];
             items[ax] = SliceItem::Index(i as isize);
             Ok(slice(&d, &items)?.into())
         })
@@ -291,7 +399,11 @@ fn tile(x: &Bound<'_, PyAny>, repetitions: Vec<usize>) -> PyResult<Array> {
 
 #[pyfunction]
 #[pyo3(signature = (x, repeats, /, *, axis = None))]
-fn repeat(x: &Bound<'_, PyAny>, repeats: &Bound<'_, PyAny>, axis: Option<isize>) -> PyResult<Array> {
+fn repeat(
+    x: &Bound<'_, PyAny>,
+    repeats: &Bound<'_, PyAny>,
+    axis: Option<isize>,
+) -> PyResult<Array> {
     let d = data_of(x, "repeat")?;
     let reps: Vec<usize> = if let Ok(n) = repeats.extract::<i64>() {
         vec![usize::try_from(n).map_err(|_| PyValueError::new_err("repeat: negative repeats"))?]
@@ -314,7 +426,11 @@ fn repeat(x: &Bound<'_, PyAny>, repeats: &Bound<'_, PyAny>, axis: Option<isize>)
 
 #[pyfunction]
 #[pyo3(signature = (x, /, shift, *, axis = None))]
-fn roll(x: &Bound<'_, PyAny>, shift: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>) -> PyResult<Array> {
+fn roll(
+    x: &Bound<'_, PyAny>,
+    shift: &Bound<'_, PyAny>,
+    axis: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Array> {
     let d = data_of(x, "roll")?;
     let shifts: Vec<isize> = match shift.extract::<isize>() {
         Ok(s) => vec![s],
@@ -336,9 +452,15 @@ fn roll(x: &Bound<'_, PyAny>, shift: &Bound<'_, PyAny>, axis: Option<&Bound<'_, 
             each_all!(&d, t => t.roll(shifts[0], None).py()?.into_data())
         }
         Some(axes) => {
-            let shifts = if shifts.len() == 1 { vec![shifts[0]; axes.len()] } else { shifts };
+            let shifts = if shifts.len() == 1 {
+                vec![shifts[0]; axes.len()]
+            } else {
+                shifts
+            };
             if shifts.len() != axes.len() {
-                return Err(PyValueError::new_err("roll: shift and axis must have the same length"));
+                return Err(PyValueError::new_err(
+                    "roll: shift and axis must have the same length",
+                ));
             }
             let mut cur = d;
             for (s, a) in shifts.iter().zip(&axes) {
@@ -353,7 +475,10 @@ fn roll(x: &Bound<'_, PyAny>, shift: &Bound<'_, PyAny>, axis: Option<&Bound<'_, 
 /// Index values of an integer array as `isize`.
 fn index_values(idx: &Data, op: &str) -> PyResult<Vec<isize>> {
     if !idx.dtype().is_int() {
-        return Err(PyTypeError::new_err(format!("{op}: indices must be integers, not {}", idx.dtype())));
+        return Err(PyTypeError::new_err(format!(
+            "{op}: indices must be integers, not {}",
+            idx.dtype()
+        )));
     }
     Ok(each_int!(idx, t => t.iter().map(|&i| i as isize).collect(), _ => unreachable!()))
 }
@@ -369,7 +494,11 @@ fn take(x: &Bound<'_, PyAny>, indices: &Bound<'_, PyAny>, axis: Option<isize>) -
     let ax = match axis {
         Some(a) => a,
         None if d.ndim() == 1 => 0,
-        None => return Err(PyValueError::new_err("take: axis is required for arrays of more than one dimension")),
+        None => {
+            return Err(PyValueError::new_err(
+                "take: axis is required for arrays of more than one dimension",
+            ));
+        }
     };
     let idx = index_values(&i, "take")?;
     Ok(each_all!(&d, t => t.index_select(ax, &idx).py()?.into_data()).into())
@@ -377,13 +506,21 @@ fn take(x: &Bound<'_, PyAny>, indices: &Bound<'_, PyAny>, axis: Option<isize>) -
 
 #[pyfunction]
 #[pyo3(signature = (x, indices, /, *, axis = -1))]
-fn take_along_axis(x: &Bound<'_, PyAny>, indices: &Bound<'_, PyAny>, axis: isize) -> PyResult<Array> {
+fn take_along_axis(
+    x: &Bound<'_, PyAny>,
+    indices: &Bound<'_, PyAny>,
+    axis: isize,
+) -> PyResult<Array> {
     let d = data_of(x, "take_along_axis")?;
     let i = data_of(indices, "take_along_axis")?;
     if !i.dtype().is_int() {
-        return Err(PyTypeError::new_err("take_along_axis: indices must be integers"));
+        return Err(PyTypeError::new_err(
+            "take_along_axis: indices must be integers",
+        ));
     }
-    let Data::I64(it) = i.astype(DType::I64) else { unreachable!() };
+    let Data::I64(it) = i.astype(DType::I64) else {
+        unreachable!()
+    };
     Ok(each_all!(&d, t => t.take_along_axis(&it, axis).py()?.into_data()).into())
 }
 

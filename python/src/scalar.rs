@@ -94,7 +94,9 @@ pub fn check_int_range(i: i128, dt: DType) -> PyResult<()> {
     if let Some((lo, hi)) = int_range(dt)
         && (i < lo || i > hi)
     {
-        return Err(PyOverflowError::new_err(format!("Python integer {i} out of bounds for {dt}")));
+        return Err(PyOverflowError::new_err(format!(
+            "Python integer {i} out of bounds for {dt}"
+        )));
     }
     Ok(())
 }
@@ -151,7 +153,9 @@ pub fn pair(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Option<(Data
             (s.to_data(dt)?, y)
         }
         (Operand::Scalar(_), Operand::Scalar(_)) => {
-            return Err(PyTypeError::new_err("at least one operand must be an array"));
+            return Err(PyTypeError::new_err(
+                "at least one operand must be an array",
+            ));
         }
     }))
 }
@@ -168,5 +172,8 @@ pub fn pair_args(op: &str, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResu
 }
 
 fn type_name(o: &Bound<'_, PyAny>) -> String {
-    o.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+    o.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
 }

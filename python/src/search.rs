@@ -7,9 +7,9 @@ use crate::elementwise::{Bin, binary};
 use crate::errors::{OrPy, dtype_error};
 use crate::scalar::pair_args;
 use crate::{match_data, pair_same};
+use ferrotensor::Tensor;
 use ferrotensor::io::DType;
 use ferrotensor::manip::Side;
-use ferrotensor::Tensor;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -23,7 +23,11 @@ macro_rules! each_sortable {
 
 #[pyfunction]
 #[pyo3(name = "where", signature = (condition, x1, x2, /))]
-fn where_(condition: &Bound<'_, PyAny>, x1: &Bound<'_, PyAny>, x2: &Bound<'_, PyAny>) -> PyResult<Array> {
+fn where_(
+    condition: &Bound<'_, PyAny>,
+    x1: &Bound<'_, PyAny>,
+    x2: &Bound<'_, PyAny>,
+) -> PyResult<Array> {
     let c = data_of(condition, "where")?.astype(DType::Bool);
     let (a, b) = pair_args("where", x1, x2)?;
     let dt = a.dtype().promote(b.dtype());
@@ -40,18 +44,30 @@ fn nonzero<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, P
         return Err(PyValueError::new_err("nonzero: 0-d arrays are not allowed"));
     }
     let idx = crate::each_all!(&d, t => t.nonzero().py()?);
-    let arrays: Vec<Array> = idx.into_iter().map(|t| t.into_data().astype(DType::I64).into()).collect();
+    let arrays: Vec<Array> = idx
+        .into_iter()
+        .map(|t| t.into_data().astype(DType::I64).into())
+        .collect();
     PyTuple::new(py, arrays)
 }
 
 #[pyfunction]
 #[pyo3(signature = (x1, x2, /, *, side = "left", sorter = None))]
-fn searchsorted(x1: &Bound<'_, PyAny>, x2: &Bound<'_, PyAny>, side: &str, sorter: Option<&Bound<'_, PyAny>>) -> PyResult<Array> {
+fn searchsorted(
+    x1: &Bound<'_, PyAny>,
+    x2: &Bound<'_, PyAny>,
+    side: &str,
+    sorter: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Array> {
     let a = data_of(x1, "searchsorted")?;
     let side = match side {
         "left" => Side::Left,
         "right" => Side::Right,
-        _ => return Err(PyValueError::new_err(format!("searchsorted: side must be 'left' or 'right', not {side:?}"))),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "searchsorted: side must be 'left' or 'right', not {side:?}"
+            )));
+        }
     };
     if a.ndim() != 1 {
         return Err(PyValueError::new_err("searchsorted: x1 must be 1-D"));
@@ -64,7 +80,11 @@ fn searchsorted(x1: &Bound<'_, PyAny>, x2: &Bound<'_, PyAny>, side: &str, sorter
         }
         _ => a,
     };
-    let (a, v) = pair_args("searchsorted", &Array::from(a).into_pyobject(x1.py())?.into_any(), x2)?;
+    let (a, v) = pair_args(
+        "searchsorted",
+        &Array::from(a).into_pyobject(x1.py())?.into_any(),
+        x2,
+    )?;
     let dt = a.dtype().promote(v.dtype());
     let (a, v) = (a.astype(dt), v.astype(dt));
     let out = crate::pair_of!(&a, &v; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64;
@@ -79,7 +99,9 @@ fn argsort_data(x: &Data, axis: isize, descending: bool) -> PyResult<Data> {
         return Err(PyValueError::new_err("argsort: 0-d arrays are not allowed"));
     }
     if !descending {
-        return Ok(each_sortable!(x, t => t.argsort(axis).py()?.into_data(), _ => return Err(dtype_error("argsort", x.dtype()))));
+        return Ok(
+            each_sortable!(x, t => t.argsort(axis).py()?.into_data(), _ => return Err(dtype_error("argsort", x.dtype()))),
+        );
     }
     // stable descending: sort the reversed axis ascending, then reverse back, mapping
     // positions i of the reversed axis to n - 1 - i
@@ -97,14 +119,20 @@ fn argsort_data(x: &Data, axis: isize, descending: bool) -> PyResult<Data> {
 fn normalize(axis: isize, ndim: usize) -> PyResult<usize> {
     let n = ndim as isize;
     if axis < -n || axis >= n {
-        return Err(PyValueError::new_err(format!("axis {axis} is out of bounds for an array of dimension {ndim}")));
+        return Err(PyValueError::new_err(format!(
+            "axis {axis} is out of bounds for an array of dimension {ndim}"
+        )));
     }
     Ok(if axis < 0 { axis + n } else { axis } as usize)
 }
 
 fn flip_items(ndim: usize, ax: usize) -> Vec<ferrotensor::SliceItem> {
     (0..ndim)
-        .map(|i| ferrotensor::SliceItem::Range { start: None, stop: None, step: if i == ax { -1 } else { 1 } })
+        .map(|i| ferrotensor::SliceItem::Range {
+            start: None,
+            stop: None,
+            step: if i == ax { -1 } else { 1 },
+        })
         .collect()
 }
 
@@ -113,7 +141,9 @@ fn flip_items(ndim: usize, ax: usize) -> Vec<ferrotensor::SliceItem> {
 fn argsort(x: &Bound<'_, PyAny>, axis: isize, descending: bool, stable: bool) -> PyResult<Array> {
     let _ = stable; // the crate's sorts are always stable
     let d = data_of(x, "argsort")?;
-    Ok(argsort_data(&d, axis, descending)?.astype(DType::I64).into())
+    Ok(argsort_data(&d, axis, descending)?
+        .astype(DType::I64)
+        .into())
 }
 
 #[pyfunction]
@@ -137,17 +167,29 @@ fn unique_parts(x: &Data) -> PyResult<(Data, Data, Data, Data)> {
     macro_rules! parts {
         ($u:expr) => {{
             let u = $u;
-            (u.values.into_data(), u.indices.into_data(), u.inverse.into_data(), u.counts.into_data())
+            (
+                u.values.into_data(),
+                u.indices.into_data(),
+                u.inverse.into_data(),
+                u.counts.into_data(),
+            )
         }};
     }
     Ok(match x {
         Data::C64(t) => parts!(t.unique_complex()),
         Data::C128(t) => parts!(t.unique_complex()),
-        x => each_sortable!(x, t => parts!(t.unique_nan_distinct()), _ => return Err(dtype_error("unique", x.dtype()))),
+        x => {
+            each_sortable!(x, t => parts!(t.unique_nan_distinct()), _ => return Err(dtype_error("unique", x.dtype())))
+        }
     })
 }
 
-fn namedtuple<'py>(py: Python<'py>, name: &str, fields: &[&str], values: Vec<Data>) -> PyResult<Bound<'py, PyAny>> {
+fn namedtuple<'py>(
+    py: Python<'py>,
+    name: &str,
+    fields: &[&str],
+    values: Vec<Data>,
+) -> PyResult<Bound<'py, PyAny>> {
     let nt = py.import("collections")?.getattr("namedtuple")?;
     let cls = nt.call1((name, fields.to_vec()))?;
     let items: Vec<Array> = values.into_iter().map(Array::from).collect();
@@ -159,7 +201,12 @@ fn namedtuple<'py>(py: Python<'py>, name: &str, fields: &[&str], values: Vec<Dat
 fn unique_all<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let d = data_of(x, "unique_all")?;
     let (v, i, inv, c) = unique_parts(&d)?;
-    namedtuple(py, "UniqueAllResult", &["values", "indices", "inverse_indices", "counts"], vec![v, i, inv, c])
+    namedtuple(
+        py,
+        "UniqueAllResult",
+        &["values", "indices", "inverse_indices", "counts"],
+        vec![v, i, inv, c],
+    )
 }
 
 #[pyfunction]
@@ -175,7 +222,12 @@ fn unique_counts<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<
 fn unique_inverse<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let d = data_of(x, "unique_inverse")?;
     let (v, _, inv, _) = unique_parts(&d)?;
-    namedtuple(py, "UniqueInverseResult", &["values", "inverse_indices"], vec![v, inv])
+    namedtuple(
+        py,
+        "UniqueInverseResult",
+        &["values", "inverse_indices"],
+        vec![v, inv],
+    )
 }
 
 #[pyfunction]
@@ -187,7 +239,13 @@ fn unique_values(x: &Bound<'_, PyAny>) -> PyResult<Array> {
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, axis = -1, n = 1, prepend = None, append = None))]
-fn diff(x: &Bound<'_, PyAny>, axis: isize, n: usize, prepend: Option<&Bound<'_, PyAny>>, append: Option<&Bound<'_, PyAny>>) -> PyResult<Array> {
+fn diff(
+    x: &Bound<'_, PyAny>,
+    axis: isize,
+    n: usize,
+    prepend: Option<&Bound<'_, PyAny>>,
+    append: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Array> {
     let mut d = data_of(x, "diff")?;
     if d.ndim() == 0 {
         return Err(PyValueError::new_err("diff: 0-d arrays are not allowed"));
@@ -218,13 +276,27 @@ fn diff(x: &Bound<'_, PyAny>, axis: isize, n: usize, prepend: Option<&Bound<'_, 
                 }
                 let mut hi = flip_items(cur.ndim(), ax);
                 let mut lo = hi.clone();
-                hi[ax] = ferrotensor::SliceItem::Range { start: Some(1), stop: None, step: 1 };
-                lo[ax] = ferrotensor::SliceItem::Range { start: None, stop: Some(len as isize - 1), step: 1 };
-                cur = cur.try_slice(&hi).py()?.try_ne(&cur.try_slice(&lo).py()?).py()?;
+                hi[ax] = ferrotensor::SliceItem::Range {
+                    start: Some(1),
+                    stop: None,
+                    step: 1,
+                };
+                lo[ax] = ferrotensor::SliceItem::Range {
+                    start: None,
+                    stop: Some(len as isize - 1),
+                    step: 1,
+                };
+                cur = cur
+                    .try_slice(&hi)
+                    .py()?
+                    .try_ne(&cur.try_slice(&lo).py()?)
+                    .py()?;
             }
             cur.into_data()
         }
-        d => crate::each_num!(d, t => t.diff(n, axis).py()?.into_data(), _ => return Err(dtype_error("diff", d.dtype()))),
+        d => {
+            crate::each_num!(d, t => t.diff(n, axis).py()?.into_data(), _ => return Err(dtype_error("diff", d.dtype())))
+        }
     };
     Ok(out.into())
 }

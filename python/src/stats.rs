@@ -27,7 +27,9 @@ pub fn parse_axes(axis: Option<&Bound<'_, PyAny>>, ndim: usize) -> PyResult<Vec<
     for &ax in &raw {
         let n = ndim as isize;
         if ax < -n || ax >= n {
-            return Err(PyValueError::new_err(format!("axis {ax} is out of bounds for an array of dimension {ndim}")));
+            return Err(PyValueError::new_err(format!(
+                "axis {ax} is out of bounds for an array of dimension {ndim}"
+            )));
         }
         let a = if ax < 0 { ax + n } else { ax };
         if out.contains(&a) {
@@ -41,19 +43,25 @@ pub fn parse_axes(axis: Option<&Bound<'_, PyAny>>, ndim: usize) -> PyResult<Vec<
 /// `sum` over `axes` in the array's own dtype (no widening).
 pub fn reduce_sum(d: &Data, axes: &[isize], keepdims: bool) -> PyResult<Data> {
     let axes = normalized(axes, d.ndim())?;
-    Ok(each_num!(d, t => t.sum_axes(&axes, keepdims).py()?.into_data(), _ => return Err(dtype_error("sum", d.dtype()))))
+    Ok(
+        each_num!(d, t => t.sum_axes(&axes, keepdims).py()?.into_data(), _ => return Err(dtype_error("sum", d.dtype()))),
+    )
 }
 
 /// `max` over `axes`.
 pub fn reduce_max(d: &Data, axes: &[isize], keepdims: bool) -> PyResult<Data> {
     let axes = normalized(axes, d.ndim())?;
-    Ok(each_real!(d, t => t.max_axes(&axes, keepdims).py()?.into_data(), _ => return Err(dtype_error("max", d.dtype()))))
+    Ok(
+        each_real!(d, t => t.max_axes(&axes, keepdims).py()?.into_data(), _ => return Err(dtype_error("max", d.dtype()))),
+    )
 }
 
 /// `min` over `axes`.
 pub fn reduce_min(d: &Data, axes: &[isize], keepdims: bool) -> PyResult<Data> {
     let axes = normalized(axes, d.ndim())?;
-    Ok(each_real!(d, t => t.min_axes(&axes, keepdims).py()?.into_data(), _ => return Err(dtype_error("min", d.dtype()))))
+    Ok(
+        each_real!(d, t => t.min_axes(&axes, keepdims).py()?.into_data(), _ => return Err(dtype_error("min", d.dtype()))),
+    )
 }
 
 /// The number of true elements of a bool array along `axis` (as `int64`).
@@ -67,7 +75,9 @@ fn normalized(axes: &[isize], ndim: usize) -> PyResult<Vec<isize>> {
     axes.iter()
         .map(|&a| {
             if a < -n || a >= n {
-                Err(PyValueError::new_err(format!("axis {a} is out of bounds for an array of dimension {ndim}")))
+                Err(PyValueError::new_err(format!(
+                    "axis {a} is out of bounds for an array of dimension {ndim}"
+                )))
             } else {
                 Ok(if a < 0 { a + n } else { a })
             }
@@ -88,7 +98,13 @@ fn sum_dtype(x: DType, requested: Option<DType>) -> DType {
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, axis = None, dtype = None, keepdims = false))]
-fn sum(py: Python<'_>, x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, dtype: Option<&Bound<'_, PyAny>>, keepdims: bool) -> PyResult<Array> {
+fn sum(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    axis: Option<&Bound<'_, PyAny>>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    keepdims: bool,
+) -> PyResult<Array> {
     let d = data_of(x, "sum")?;
     let axes = parse_axes(axis, d.ndim())?;
     let dt = sum_dtype(d.dtype(), parse_dtype(dtype)?);
@@ -103,7 +119,13 @@ fn sum(py: Python<'_>, x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, dt
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, axis = None, dtype = None, keepdims = false))]
-fn prod(py: Python<'_>, x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, dtype: Option<&Bound<'_, PyAny>>, keepdims: bool) -> PyResult<Array> {
+fn prod(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    axis: Option<&Bound<'_, PyAny>>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    keepdims: bool,
+) -> PyResult<Array> {
     let d = data_of(x, "prod")?;
     let axes = parse_axes(axis, d.ndim())?;
     let dt = sum_dtype(d.dtype(), parse_dtype(dtype)?);
@@ -121,7 +143,12 @@ fn reduced_count(shape: &[usize], axes: &[isize]) -> usize {
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, axis = None, keepdims = false))]
-fn mean(py: Python<'_>, x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, keepdims: bool) -> PyResult<Array> {
+fn mean(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    axis: Option<&Bound<'_, PyAny>>,
+    keepdims: bool,
+) -> PyResult<Array> {
     let d = data_of(x, "mean")?;
     let axes = parse_axes(axis, d.ndim())?;
     let dt = d.dtype();
@@ -152,7 +179,9 @@ fn mean(py: Python<'_>, x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, k
 /// `ddof`), with the factor that rescales the `ddof = 0` variance for a fractional one.
 fn ddof(correction: f64) -> PyResult<(usize, Option<f64>)> {
     if !(correction >= 0.0) || !correction.is_finite() {
-        return Err(PyValueError::new_err(format!("correction must be a finite number >= 0, got {correction}")));
+        return Err(PyValueError::new_err(format!(
+            "correction must be a finite number >= 0, got {correction}"
+        )));
     }
     if correction.fract() == 0.0 {
         Ok((correction as usize, None))
@@ -161,7 +190,14 @@ fn ddof(correction: f64) -> PyResult<(usize, Option<f64>)> {
     }
 }
 
-fn moments(py: Python<'_>, x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, correction: f64, keepdims: bool, std: bool) -> PyResult<Array> {
+fn moments(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    axis: Option<&Bound<'_, PyAny>>,
+    correction: f64,
+    keepdims: bool,
+    std: bool,
+) -> PyResult<Array> {
     let op = if std { "std" } else { "var" };
     let d = data_of(x, op)?;
     let axes = parse_axes(axis, d.ndim())?;
@@ -190,17 +226,35 @@ fn scaled<T: ferrotensor::Float>(v: &Tensor<T, IxDyn>, s: f64) -> Tensor<T, IxDy
 
 #[pyfunction(name = "std")]
 #[pyo3(signature = (x, /, *, axis = None, correction = 0.0, keepdims = false))]
-fn std_(py: Python<'_>, x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, correction: f64, keepdims: bool) -> PyResult<Array> {
+fn std_(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    axis: Option<&Bound<'_, PyAny>>,
+    correction: f64,
+    keepdims: bool,
+) -> PyResult<Array> {
     moments(py, x, axis, correction, keepdims, true)
 }
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, axis = None, correction = 0.0, keepdims = false))]
-fn var(py: Python<'_>, x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, correction: f64, keepdims: bool) -> PyResult<Array> {
+fn var(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    axis: Option<&Bound<'_, PyAny>>,
+    correction: f64,
+    keepdims: bool,
+) -> PyResult<Array> {
     moments(py, x, axis, correction, keepdims, false)
 }
 
-fn extremum(py: Python<'_>, x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, keepdims: bool, is_max: bool) -> PyResult<Array> {
+fn extremum(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    axis: Option<&Bound<'_, PyAny>>,
+    keepdims: bool,
+    is_max: bool,
+) -> PyResult<Array> {
     let op = if is_max { "max" } else { "min" };
     let d = data_of(x, op)?;
     let axes = parse_axes(axis, d.ndim())?;
@@ -218,13 +272,23 @@ fn extremum(py: Python<'_>, x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, axis = None, keepdims = false))]
-fn max(py: Python<'_>, x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, keepdims: bool) -> PyResult<Array> {
+fn max(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    axis: Option<&Bound<'_, PyAny>>,
+    keepdims: bool,
+) -> PyResult<Array> {
     extremum(py, x, axis, keepdims, true)
 }
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, axis = None, keepdims = false))]
-fn min(py: Python<'_>, x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, keepdims: bool) -> PyResult<Array> {
+fn min(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    axis: Option<&Bound<'_, PyAny>>,
+    keepdims: bool,
+) -> PyResult<Array> {
     extremum(py, x, axis, keepdims, false)
 }
 
@@ -233,12 +297,24 @@ fn scan_axis(axis: Option<isize>, ndim: usize, op: &str) -> PyResult<isize> {
     match axis {
         Some(a) => Ok(a),
         None if ndim == 1 => Ok(0),
-        None => Err(PyValueError::new_err(format!("{op}: axis is required for arrays of {ndim} dimensions"))),
+        None => Err(PyValueError::new_err(format!(
+            "{op}: axis is required for arrays of {ndim} dimensions"
+        ))),
     }
 }
 
-fn cumulative(x: &Bound<'_, PyAny>, axis: Option<isize>, dtype: Option<&Bound<'_, PyAny>>, include_initial: bool, product: bool) -> PyResult<Array> {
-    let op = if product { "cumulative_prod" } else { "cumulative_sum" };
+fn cumulative(
+    x: &Bound<'_, PyAny>,
+    axis: Option<isize>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    include_initial: bool,
+    product: bool,
+) -> PyResult<Array> {
+    let op = if product {
+        "cumulative_prod"
+    } else {
+        "cumulative_sum"
+    };
     let d = data_of(x, op)?;
     if d.ndim() == 0 {
         return Err(PyValueError::new_err(format!("{op}: 0-d input")));
@@ -263,17 +339,32 @@ fn cumulative(x: &Bound<'_, PyAny>, axis: Option<isize>, dtype: Option<&Bound<'_
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, axis = None, dtype = None, include_initial = false))]
-fn cumulative_sum(x: &Bound<'_, PyAny>, axis: Option<isize>, dtype: Option<&Bound<'_, PyAny>>, include_initial: bool) -> PyResult<Array> {
+fn cumulative_sum(
+    x: &Bound<'_, PyAny>,
+    axis: Option<isize>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    include_initial: bool,
+) -> PyResult<Array> {
     cumulative(x, axis, dtype, include_initial, false)
 }
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, axis = None, dtype = None, include_initial = false))]
-fn cumulative_prod(x: &Bound<'_, PyAny>, axis: Option<isize>, dtype: Option<&Bound<'_, PyAny>>, include_initial: bool) -> PyResult<Array> {
+fn cumulative_prod(
+    x: &Bound<'_, PyAny>,
+    axis: Option<isize>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    include_initial: bool,
+) -> PyResult<Array> {
     cumulative(x, axis, dtype, include_initial, true)
 }
 
-fn logical(x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, keepdims: bool, is_all: bool) -> PyResult<Array> {
+fn logical(
+    x: &Bound<'_, PyAny>,
+    axis: Option<&Bound<'_, PyAny>>,
+    keepdims: bool,
+    is_all: bool,
+) -> PyResult<Array> {
     let d = data_of(x, if is_all { "all" } else { "any" })?;
     let axes = parse_axes(axis, d.ndim())?;
     let out = each_all!(&d, t => if is_all { t.all_axes(&axes, keepdims) } else { t.any_axes(&axes, keepdims) }.py()?.into_data());
@@ -294,21 +385,32 @@ fn any(x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, keepdims: bool) ->
 
 #[pyfunction]
 #[pyo3(signature = (x, /, *, axis = None, keepdims = false))]
-fn count_nonzero(x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>, keepdims: bool) -> PyResult<Array> {
+fn count_nonzero(
+    x: &Bound<'_, PyAny>,
+    axis: Option<&Bound<'_, PyAny>>,
+    keepdims: bool,
+) -> PyResult<Array> {
     let d = data_of(x, "count_nonzero")?;
     let axes = parse_axes(axis, d.ndim())?;
     let out = each_all!(&d, t => t.count_nonzero_axes(&axes, keepdims).py()?);
     Ok(out.into_data().astype(DType::I64).into())
 }
 
-fn arg_extremum(x: &Bound<'_, PyAny>, axis: Option<isize>, keepdims: bool, is_max: bool) -> PyResult<Array> {
+fn arg_extremum(
+    x: &Bound<'_, PyAny>,
+    axis: Option<isize>,
+    keepdims: bool,
+    is_max: bool,
+) -> PyResult<Array> {
     let op = if is_max { "argmax" } else { "argmin" };
     let d = data_of(x, op)?;
     if d.size() == 0 {
         return Err(PyValueError::new_err(format!("{op}: empty array")));
     }
     if matches!(d, Data::C64(_) | Data::C128(_)) {
-        return Err(PyTypeError::new_err(format!("{op}: complex arrays have no order")));
+        return Err(PyTypeError::new_err(format!(
+            "{op}: complex arrays have no order"
+        )));
     }
     let out = match axis {
         Some(a) => {
@@ -320,8 +422,14 @@ fn arg_extremum(x: &Bound<'_, PyAny>, axis: Option<isize>, keepdims: bool, is_ma
             let i = crate::match_data!(&d; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64;
                 t => if is_max { t.argmax() } else { t.argmin() }.py()?;
                 _ => unreachable!());
-            let shape = if keepdims { vec![1; d.ndim()] } else { Vec::new() };
-            Tensor::<usize, IxDyn>::from_vec(vec![i], shape).py()?.into_data()
+            let shape = if keepdims {
+                vec![1; d.ndim()]
+            } else {
+                Vec::new()
+            };
+            Tensor::<usize, IxDyn>::from_vec(vec![i], shape)
+                .py()?
+                .into_data()
         }
     };
     Ok(out.astype(DType::I64).into())

@@ -16,9 +16,9 @@
 
 mod dtype;
 mod dyn_tensor;
-mod promote;
 pub mod npy;
 pub mod npz;
+mod promote;
 pub mod safetensors;
 
 pub(crate) use dtype::with_dtype;

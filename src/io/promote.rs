@@ -361,7 +361,9 @@ mod tests {
             [F32, F32, F32, F64, F64, F32, F32, F64, F64, F32, F64, C64, C128],
             [F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, C128, C128],
             [C64, C64, C64, C128, C128, C64, C64, C128, C128, C64, C128, C64, C128],
-            [C128, C128, C128, C128, C128, C128, C128, C128, C128, C128, C128, C128, C128],
+            [
+                C128, C128, C128, C128, C128, C128, C128, C128, C128, C128, C128, C128, C128,
+            ],
         ];
         for (i, a) in STANDARD.iter().enumerate() {
             for (j, b) in STANDARD.iter().enumerate() {

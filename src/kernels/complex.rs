@@ -93,7 +93,11 @@ pub fn expm1<F: Float>(z: C<F>) -> C<F> {
         return c(if x == F::zero() { F::zero() } else { x.exp_m1() }, y);
     }
     if x.is_infinite() && !y.is_finite() {
-        return if x > F::zero() { c(x, F::nan()) } else { c(-F::one(), F::zero()) };
+        return if x > F::zero() {
+            c(x, F::nan())
+        } else {
+            c(-F::one(), F::zero())
+        };
     }
     if x > ln_max::<F>() || x.is_nan() || !y.is_finite() {
         let e = exp(z);
@@ -128,7 +132,10 @@ pub fn ln_1p<F: Float>(z: C<F>) -> C<F> {
         return ln(c(F::one() + x, y));
     }
     // |1 + z|² − 1 = x(2 + x) + y²
-    c(k::<F>(0.5) * (x * (k::<F>(2.0) + x) + y * y).ln_1p(), y.atan2(F::one() + x))
+    c(
+        k::<F>(0.5) * (x * (k::<F>(2.0) + x) + y * y).ln_1p(),
+        y.atan2(F::one() + x),
+    )
 }
 
 /// `log₂ z`.
@@ -180,7 +187,11 @@ pub fn sqrt<F: Float>(z: C<F>) -> C<F> {
         (x, y, F::one())
     };
     let t = ((x.abs() + x.hypot(y)) * k(0.5)).sqrt();
-    let (re, im) = if x >= F::zero() { (t, y / (t + t)) } else { (y.abs() / (t + t), t.copysign(y)) };
+    let (re, im) = if x >= F::zero() {
+        (t, y / (t + t))
+    } else {
+        (y.abs() / (t + t), t.copysign(y))
+    };
     c(re * scale, im * scale)
 }
 
@@ -263,7 +274,11 @@ pub fn tanh<F: Float>(z: C<F>) -> C<F> {
         return c(x, if y == F::zero() { y } else { F::nan() });
     }
     if x.is_infinite() {
-        let im = if y.is_infinite() { F::zero() } else { F::zero().copysign(y.sin() * y.cos()) };
+        let im = if y.is_infinite() {
+            F::zero()
+        } else {
+            F::zero().copysign(y.sin() * y.cos())
+        };
         return c(F::one().copysign(x), im);
     }
     if !y.is_finite() {
@@ -393,10 +408,18 @@ pub fn atanh<F: Float>(z: C<F>) -> C<F> {
     let (x, y) = (z.re, z.im);
     let half_pi = k::<F>(std::f64::consts::FRAC_PI_2);
     if x.is_nan() {
-        return if y.is_infinite() { c(F::zero(), half_pi.copysign(y)) } else { c(F::nan(), F::nan()) };
+        return if y.is_infinite() {
+            c(F::zero(), half_pi.copysign(y))
+        } else {
+            c(F::nan(), F::nan())
+        };
     }
     if y.is_nan() {
-        return if x.is_infinite() || x == F::zero() { c(F::zero().copysign(x), y) } else { c(F::nan(), F::nan()) };
+        return if x.is_infinite() || x == F::zero() {
+            c(F::zero().copysign(x), y)
+        } else {
+            c(F::nan(), F::nan())
+        };
     }
     if x.is_infinite() || y.is_infinite() {
         return c(F::zero().copysign(x), half_pi.copysign(y));
@@ -436,7 +459,11 @@ pub fn round<F: Float>(z: C<F>) -> C<F> {
     fn r<F: Float>(x: F) -> F {
         let f = x.round();
         // ties went away from zero: step back to the even neighbour
-        if (f - x).abs() == k(0.5) && (f * k(0.5)).fract() != F::zero() { f - (f - x) * k(2.0) } else { f }
+        if (f - x).abs() == k(0.5) && (f * k(0.5)).fract() != F::zero() {
+            f - (f - x) * k(2.0)
+        } else {
+            f
+        }
     }
     c(r(z.re), r(z.im))
 }
@@ -484,7 +511,11 @@ pub fn div<F: Float>(a: C<F>, b: C<F>) -> C<F> {
 /// ±1 for an infinity, ±0 for a finite value (C99's "box" of an infinite part).
 #[inline(always)]
 fn box_inf<F: Float>(x: F) -> F {
-    if x.is_infinite() { F::one().copysign(x) } else { F::zero().copysign(x) }
+    if x.is_infinite() {
+        F::one().copysign(x)
+    } else {
+        F::zero().copysign(x)
+    }
 }
 
 /// `1 / z`.
@@ -529,7 +560,8 @@ mod tests {
     }
 
     fn same(a: C<f64>, re: f64, im: f64) -> bool {
-        let eq = |x: f64, y: f64| (x.is_nan() && y.is_nan()) || (x == y && x.is_sign_negative() == y.is_sign_negative());
+        let eq =
+            |x: f64, y: f64| (x.is_nan() && y.is_nan()) || (x == y && x.is_sign_negative() == y.is_sign_negative());
         eq(a.re, re) && eq(a.im, im)
     }
 
@@ -569,7 +601,13 @@ mod tests {
 
     #[test]
     fn values_match_the_textbook_formulas() {
-        let zs = [cz(0.3, -0.7), cz(-2.5, 1.25), cz(1e-5, 2e-6), cz(5.0, 0.5), cz(-0.9, -3.0)];
+        let zs = [
+            cz(0.3, -0.7),
+            cz(-2.5, 1.25),
+            cz(1e-5, 2e-6),
+            cz(5.0, 0.5),
+            cz(-0.9, -3.0),
+        ];
         let one = cz(1.0, 0.0);
         let i = cz(0.0, 1.0);
         for &z in &zs {
@@ -615,7 +653,12 @@ mod tests {
         for &(re, im) in &[(0.5f32, 0.25f32), (-3.0, 2.0), (10.0, -1.0)] {
             let z32 = c(re, im);
             let z64 = c(re as f64, im as f64);
-            for (a, b) in [(exp(z32), exp(z64)), (ln(z32), ln(z64)), (acos(z32), acos(z64)), (atanh(z32), atanh(z64))] {
+            for (a, b) in [
+                (exp(z32), exp(z64)),
+                (ln(z32), ln(z64)),
+                (acos(z32), acos(z64)),
+                (atanh(z32), atanh(z64)),
+            ] {
                 assert!(((a.re as f64) - b.re).abs() <= 1e-5 * (1.0 + b.re.abs()));
                 assert!(((a.im as f64) - b.im).abs() <= 1e-5 * (1.0 + b.im.abs()));
             }

@@ -32,6 +32,7 @@ mod generic_kernel;
 mod lstsq;
 mod matmul;
 mod ops;
+mod qr_complete;
 mod small_kernel;
 mod solve;
 mod tensordot;
@@ -40,6 +41,7 @@ pub use batch::LinalgFloat;
 pub use decomp::{cholesky, eigh, qr, svd};
 pub use einsum::einsum;
 pub use lstsq::{LinalgNormOrd, Lstsq, lstsq, matrix_rank, norm, norm_ord, pinv};
+pub use qr_complete::qr_complete;
 pub use solve::{det, inv, slogdet, solve};
 pub use tensordot::TensordotAxes;
 

@@ -116,7 +116,9 @@ mod tests {
         let r = v.advanced_index(&[&i, &j]).unwrap();
         assert_eq!(r.shape(), &[3, 2]);
         assert_eq!(r.to_vec(), vec![21, 23, 9, 11, 9, 11]);
-        let all = v.advanced_index(&[&i, &j, &Tensor::from_vec(vec![-1i32], [1]).unwrap()]).unwrap();
+        let all = v
+            .advanced_index(&[&i, &j, &Tensor::from_vec(vec![-1i32], [1]).unwrap()])
+            .unwrap();
         assert_eq!(all.to_vec(), vec![23, 11, 11]);
     }
 

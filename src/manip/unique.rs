@@ -5,9 +5,9 @@ use super::radix::par_sort_run;
 use super::sort::SortElement;
 use crate::element::{Element, Float};
 use crate::layout::{Dimension, Ix1};
-use num_complex::Complex;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
+use num_complex::Complex;
 
 /// The result of [`TensorBase::unique`] (NumPy `unique` with `return_index`,
 /// `return_inverse` and `return_counts`).
@@ -81,7 +81,13 @@ impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             pairs = tmp;
         }
         // NaN != NaN: with `equal_nan` off each NaN opens a group of its own
-        group_sorted(&flat, &pairs, |a, b| a.0 == b.0 && (equal_nan || flat[a.1] == flat[a.1]), self.shape(), op)
+        group_sorted(
+            &flat,
+            &pairs,
+            |a, b| a.0 == b.0 && (equal_nan || flat[a.1] == flat[a.1]),
+            self.shape(),
+            op,
+        )
     }
 }
 
@@ -105,11 +111,20 @@ where
     /// ```
     pub fn unique_complex(&self) -> Unique<Complex<F>, D> {
         let flat = self.to_vec();
-        let mut keys: Vec<((u64, u64), usize)> =
-            flat.iter().enumerate().map(|(i, z)| ((z.re.sort_key(), z.im.sort_key()), i)).collect();
+        let mut keys: Vec<((u64, u64), usize)> = flat
+            .iter()
+            .enumerate()
+            .map(|(i, z)| ((z.re.sort_key(), z.im.sort_key()), i))
+            .collect();
         keys.sort_unstable();
         let nan = |z: &Complex<F>| z.re.is_nan() || z.im.is_nan();
-        group_sorted(&flat, &keys, |a, b| a.0 == b.0 && !nan(&flat[a.1]), self.shape(), "unique")
+        group_sorted(
+            &flat,
+            &keys,
+            |a, b| a.0 == b.0 && !nan(&flat[a.1]),
+            self.shape(),
+            "unique",
+        )
     }
 }
 
@@ -165,7 +180,13 @@ mod tests {
     fn complex_groups_lexicographically() {
         let nan = f64::NAN;
         let z = Tensor::from_vec(
-            vec![Complex::new(2.0, 0.0), Complex::new(nan, 0.0), Complex::new(-1.0, 5.0), Complex::new(2.0, 0.0), Complex::new(0.0, nan)],
+            vec![
+                Complex::new(2.0, 0.0),
+                Complex::new(nan, 0.0),
+                Complex::new(-1.0, 5.0),
+                Complex::new(2.0, 0.0),
+                Complex::new(0.0, nan),
+            ],
             [5],
         )
         .unwrap();

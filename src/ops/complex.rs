@@ -24,7 +24,10 @@ impl<F: Float, S: Storage<Elem = F>, D: Dimension> TensorBase<S, D> {
     /// let z = re.complex(&Tensor::scalar(-1.0f32)).unwrap();
     /// assert_eq!(z.to_vec(), vec![num_complex::Complex::new(1.0, -1.0), num_complex::Complex::new(2.0, -1.0)]);
     /// ```
-    pub fn complex<S2: Storage<Elem = F>, D2: Dimension>(&self, imag: &TensorBase<S2, D2>) -> Result<Tensor<Complex<F>, D::Output>>
+    pub fn complex<S2: Storage<Elem = F>, D2: Dimension>(
+        &self,
+        imag: &TensorBase<S2, D2>,
+    ) -> Result<Tensor<Complex<F>, D::Output>>
     where
         D: DimMax<D2>,
     {
@@ -127,7 +130,10 @@ where
     fn isfinite(&self) -> Tensor<bool, D> {
         map_with(self, 1, |z: Complex<F>| z.re.is_finite() && z.im.is_finite())
     }
-    fn pow<S2: Storage<Elem = Complex<F>>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<Complex<F>, D::Output>>
+    fn pow<S2: Storage<Elem = Complex<F>>, D2: Dimension>(
+        &self,
+        rhs: &TensorBase<S2, D2>,
+    ) -> Result<Tensor<Complex<F>, D::Output>>
     where
         D: DimMax<D2>,
     {
@@ -152,7 +158,12 @@ mod tests {
     #[test]
     fn methods_map_the_scalar_kernels_over_strided_views() {
         let z = Tensor::from_vec(
-            vec![Complex::new(0.5f64, -1.0), Complex::new(-0.0, 0.0), Complex::new(f64::NAN, 2.0), Complex::new(3.0, f64::INFINITY)],
+            vec![
+                Complex::new(0.5f64, -1.0),
+                Complex::new(-0.0, 0.0),
+                Complex::new(f64::NAN, 2.0),
+                Complex::new(3.0, f64::INFINITY),
+            ],
             [2, 2],
         )
         .unwrap();

@@ -76,7 +76,10 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert!((r[0] - (1000.0 + std::f64::consts::LN_2)).abs() < 1e-12);
     /// assert_eq!((r[1], r[2]), (f64::NEG_INFINITY, f64::INFINITY));
     /// ```
-    pub fn logaddexp<S2: Storage<Elem = T>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<T, D::Output>>
+    pub fn logaddexp<S2: Storage<Elem = T>, D2: Dimension>(
+        &self,
+        rhs: &TensorBase<S2, D2>,
+    ) -> Result<Tensor<T, D::Output>>
     where
         D: DimMax<D2>,
     {
@@ -109,7 +112,10 @@ impl<T: FloatStep, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(r[1], -f32::from_bits(1));
     /// assert!(r[2] == 0.0 && r[2].is_sign_negative());
     /// ```
-    pub fn nextafter<S2: Storage<Elem = T>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<T, D::Output>>
+    pub fn nextafter<S2: Storage<Elem = T>, D2: Dimension>(
+        &self,
+        rhs: &TensorBase<S2, D2>,
+    ) -> Result<Tensor<T, D::Output>>
     where
         D: DimMax<D2>,
     {
@@ -159,6 +165,9 @@ mod tests {
         let flipped = a.flip(0).unwrap();
         assert_eq!(flipped.signbit().to_vec(), vec![false, false, true, false]);
         let r = flipped.nextafter(&Tensor::scalar(10.0)).unwrap().to_vec();
-        assert_eq!(r, vec![f64::from_bits(1), 2.0f64.next_up(), f64::from_bits(1), 1.0f64.next_up()]);
+        assert_eq!(
+            r,
+            vec![f64::from_bits(1), 2.0f64.next_up(), f64::from_bits(1), 1.0f64.next_up()]
+        );
     }
 }

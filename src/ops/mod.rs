@@ -14,8 +14,8 @@
 mod arith;
 mod broadcast_op;
 pub mod cast;
-mod complex;
 mod compare;
+mod complex;
 mod core;
 mod dim_max;
 mod float_bits;
@@ -27,8 +27,8 @@ mod shift;
 mod unary;
 
 pub use cast::{CastFrom, Castable};
-pub use complex::ComplexMath;
 pub use compare::where_;
+pub use complex::ComplexMath;
 pub use core::OperandStorage;
 pub use dim_max::DimMax;
 pub use float_bits::FloatStep;

@@ -42,7 +42,10 @@ macro_rules! impl_shift {
 }
 impl_shift!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
-fn check_counts<T: Num + PartialOrd, S: Storage<Elem = T>, D: Dimension>(b: &TensorBase<S, D>, op: &'static str) -> Result<()> {
+fn check_counts<T: Num + PartialOrd, S: Storage<Elem = T>, D: Dimension>(
+    b: &TensorBase<S, D>,
+    op: &'static str,
+) -> Result<()> {
     if b.iter().any(|&n| n < T::zero()) {
         return Err(Error::value(op, "negative shift count"));
     }
@@ -60,7 +63,10 @@ impl<T: Shift, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(a.left_shift(&n).unwrap().to_vec(), vec![16, -6, 0]);
     /// assert!(a.left_shift(&Tensor::scalar(-1)).is_err());
     /// ```
-    pub fn left_shift<S2: Storage<Elem = T>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<T, D::Output>>
+    pub fn left_shift<S2: Storage<Elem = T>, D2: Dimension>(
+        &self,
+        rhs: &TensorBase<S2, D2>,
+    ) -> Result<Tensor<T, D::Output>>
     where
         D: DimMax<D2>,
     {
@@ -79,7 +85,10 @@ impl<T: Shift, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// let n = Tensor::from_vec(vec![2i8, 2, 100, 100], [4]).unwrap();
     /// assert_eq!(a.right_shift(&n).unwrap().to_vec(), vec![-4, 4, -1, 0]);
     /// ```
-    pub fn right_shift<S2: Storage<Elem = T>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<T, D::Output>>
+    pub fn right_shift<S2: Storage<Elem = T>, D2: Dimension>(
+        &self,
+        rhs: &TensorBase<S2, D2>,
+    ) -> Result<Tensor<T, D::Output>>
     where
         D: DimMax<D2>,
     {
@@ -103,17 +112,31 @@ mod tests {
         let s = Tensor::from_vec(vec![i64::MIN, -1, 7], [3]).unwrap();
         assert_eq!(s.right_shift(&Tensor::scalar(63i64)).unwrap().to_vec(), vec![-1, -1, 0]);
         assert_eq!(s.right_shift(&Tensor::scalar(64i64)).unwrap().to_vec(), vec![-1, -1, 0]);
-        assert_eq!(s.left_shift(&Tensor::scalar(63i64)).unwrap().to_vec(), vec![0, i64::MIN, i64::MIN]);
+        assert_eq!(
+            s.left_shift(&Tensor::scalar(63i64)).unwrap().to_vec(),
+            vec![0, i64::MIN, i64::MIN]
+        );
     }
 
     #[test]
     fn shift_errors_name_the_operation() {
         let a = Tensor::from_vec(vec![1i16, 2], [2]).unwrap();
-        let e = a.right_shift(&Tensor::from_vec(vec![1i16, -2], [2]).unwrap()).unwrap_err();
+        let e = a
+            .right_shift(&Tensor::from_vec(vec![1i16, -2], [2]).unwrap())
+            .unwrap_err();
         assert_eq!(e.to_string(), "right_shift: negative shift count");
-        assert!(a.left_shift(&Tensor::<i16, _>::zeros([3])).unwrap_err().to_string().starts_with("left_shift:"));
+        assert!(
+            a.left_shift(&Tensor::<i16, _>::zeros([3]))
+                .unwrap_err()
+                .to_string()
+                .starts_with("left_shift:")
+        );
         let flipped = Tensor::from_vec(vec![1i16, 2, 3], [3]).unwrap();
-        let r = flipped.flip(0).unwrap().left_shift(&Tensor::from_vec(vec![1i16], [1]).unwrap()).unwrap();
+        let r = flipped
+            .flip(0)
+            .unwrap()
+            .left_shift(&Tensor::from_vec(vec![1i16], [1]).unwrap())
+            .unwrap();
         assert_eq!(r.to_vec(), vec![6, 4, 2]);
     }
 }
