@@ -95,8 +95,19 @@ def result(fn):
     return encode(r)
 
 
+def clean(v):
+    """Non-finite floats anywhere in a case (arguments too) as strings."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return num(v)
+    if isinstance(v, dict):
+        return {k: clean(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [clean(x) for x in v]
+    return v
+
+
 def write(path, cases):
     with open(path, "w") as f:
-        json.dump({"cases": cases}, f, separators=(",", ":"))
+        json.dump({"cases": clean(cases)}, f, separators=(",", ":"), allow_nan=False)
         f.write("\n")
     print(f"{path}: {len(cases)} cases")
