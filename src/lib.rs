@@ -102,6 +102,7 @@ pub struct ReadmeDoctests;
 pub mod display;
 pub mod element;
 pub mod error;
+pub mod fft;
 pub mod interop;
 pub mod io;
 pub mod iter;
