@@ -11,6 +11,7 @@ mod dlpack;
 mod dtype;
 mod elementwise;
 mod errors;
+mod fft;
 mod indexing;
 mod linalg;
 mod linalg_ext;
@@ -30,6 +31,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     creation::register(m)?;
     elementwise::register(m)?;
+    fft::register(m)?;
     dtype::register(m)?;
     linalg::register(m)?;
     linalg_ext::register(m)?;
