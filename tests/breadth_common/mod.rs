@@ -111,18 +111,29 @@ pub fn fill_value(i: usize, op: usize) -> (f64, f64) {
 pub fn base<T: Golden>(spec: &Value, op: usize, complex: bool, int: bool) -> Tensor<T> {
     let shape = usizes(&spec["shape"]);
     let n: usize = shape.iter().product();
-    let mut data: Vec<T> = (0..n)
-        .map(|i| {
-            let (re, im) = fill_value(i, op);
-            if int {
-                T::make(re, 0.0)
-            } else if complex {
-                T::make(re / 4.0, im / 8.0)
-            } else {
-                T::make(re / 4.0, 0.0)
-            }
-        })
-        .collect();
+    let given = spec.get("data").and_then(|d| d.as_array()).map(|d| {
+        d.iter()
+            .map(|v| {
+                let (re, im) = pair(v);
+                T::make(re, if complex { im } else { 0.0 })
+            })
+            .collect::<Vec<T>>()
+    });
+    let mut data: Vec<T> = given.unwrap_or_else(|| {
+        (0..n)
+            .map(|i| {
+                let (re, im) = fill_value(i, op);
+                if int {
+                    T::make(re, 0.0)
+                } else if complex {
+                    T::make(re / 4.0, im / 8.0)
+                } else {
+                    T::make(re / 4.0, 0.0)
+                }
+            })
+            .collect()
+    });
+    assert_eq!(data.len(), n, "data of {spec}");
     if let Some(nans) = spec.get("nan").and_then(|v| v.as_array()) {
         for p in nans.iter().map(|p| p.as_u64().unwrap()) {
             // NumPy's `x[p] = nan` on a complex array stores nan + 0j.

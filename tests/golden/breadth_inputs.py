@@ -35,10 +35,18 @@ def fill(n, op, dtype):
 
 
 def build(spec, op, dtype):
-    """spec = {"shape": [...], "ops": [...], "nan": [flat positions]} (ops, nan optional)."""
+    """spec = {"shape": [...], "ops": [...], "nan": [flat positions], "data": [...]}
+    (ops, nan, data optional): `data` (flat, complex as [re, im]) replaces the formula."""
     shape = spec["shape"]
     n = int(np.prod(shape)) if shape else 1
-    x = fill(n, op, DT[dtype])
+    if "data" in spec:
+        d = spec["data"]
+        if np.dtype(DT[dtype]).kind == "c":
+            x = np.array([complex(v[0], v[1]) if isinstance(v, list) else complex(v) for v in d], DT[dtype])
+        else:
+            x = np.array([v[0] if isinstance(v, list) else v for v in d], DT[dtype])
+    else:
+        x = fill(n, op, DT[dtype])
     for p in spec.get("nan", []):
         x[p] = np.nan
     x = x.reshape(shape)
