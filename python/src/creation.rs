@@ -608,19 +608,35 @@ pub fn eye_data(k: usize, dt: DType) -> PyResult<Data> {
     }, unreachable!()))
 }
 
+/// A diagonal offset given as any Python int: one beyond `isize` lies outside every
+/// array, so it is clamped (the diagonal stays empty either way).
+fn diagonal_offset(k: &Bound<'_, PyAny>) -> PyResult<isize> {
+    match k.extract::<isize>() {
+        Ok(k) => Ok(k),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(k.py()) => {
+            Ok(if k.lt(0)? { -isize::MAX } else { isize::MAX })
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// `eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None)`.
 #[pyfunction]
-#[pyo3(signature = (n_rows, n_cols = None, /, *, k = 0, dtype = None, device = None))]
+#[pyo3(
+    signature = (n_rows, n_cols = None, /, *, k = None, dtype = None, device = None),
+    text_signature = "(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None)"
+)]
 pub fn eye(
     n_rows: usize,
     n_cols: Option<usize>,
-    k: isize,
+    k: Option<&Bound<'_, PyAny>>,
     dtype: Option<&Bound<'_, PyAny>>,
     device: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Array> {
     check_device(device)?;
     let dt = default_float(parse_dtype(dtype)?);
     let m = n_cols.unwrap_or(n_rows);
+    let k = k.map(diagonal_offset).transpose()?.unwrap_or(0);
     let out = with_type!(dt, T => {
         ferrotensor::layout::checked_size(&[n_rows, m], "eye").py()?;
         let mut t = Tensor::<T, IxDyn>::full(vec![n_rows, m], T::from_wide(Wide::Int(0)));

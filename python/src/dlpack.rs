@@ -297,14 +297,14 @@ unsafe fn copy_tensor(t: &DLTensor) -> PyResult<Data> {
             }
             let esize = std::mem::size_of::<T>() as isize;
             let first = base.wrapping_offset(lo * esize) as *const T;
-            if (first as usize) % std::mem::align_of::<T>() != 0 {
+            if !(first as usize).is_multiple_of(std::mem::align_of::<T>()) {
                 return Err(PyBufferError::new_err("from_dlpack: misaligned data"));
             }
             let n = (hi - lo + 1) as usize;
             if dt == DType::Bool {
                 // SAFETY: the producer's memory holds every element its layout reaches,
                 // `first..=last` (bytes for bool); read as bytes before any `bool` is formed.
-                let bytes = unsafe { std::slice::from_raw_parts(first as *const u8, n) };
+                let bytes = unsafe { std::slice::from_raw_parts(first.cast::<u8>(), n) };
                 if bytes.iter().any(|&b| b > 1) {
                     return Err(PyValueError::new_err("from_dlpack: bool bytes other than 0 and 1"));
                 }

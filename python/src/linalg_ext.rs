@@ -35,10 +35,10 @@ fn check_square(x: &Data, op: &str) -> PyResult<()> {
     Ok(())
 }
 
-/// Runs `$body` with `$t` bound to the real tensor of a float `Data` (`f32`/`f64`).
-macro_rules! real_linalg {
+/// Runs `$body` with `$t` bound to the tensor of a float `Data` (real or complex).
+macro_rules! any_linalg {
     ($d:expr, $op:expr, $t:ident => $body:expr) => {
-        crate::each_float!($d, $t => $body, _ => return Err(dtype_error($op, $d.dtype())))
+        crate::match_data!($d; F32 | F64 | C64 | C128; $t => $body; _ => return Err(dtype_error($op, $d.dtype())))
     };
 }
 
@@ -54,25 +54,15 @@ fn namedtuple<'py>(
     cls.call1(PyTuple::new(py, items)?)
 }
 
-/// The conjugate transpose of the last two axes (a view for real arrays).
-fn adjoint(x: &Data) -> PyResult<Data> {
-    let t = crate::linalg::matrix_transpose(x)?;
-    if x.dtype().is_complex() {
-        unary(Un::Conj, &t)
-    } else {
-        Ok(t)
-    }
-}
-
 #[pyfunction]
 #[pyo3(signature = (x, /, *, upper = false))]
 fn cholesky(py: Python<'_>, x: &Bound<'_, PyAny>, upper: bool) -> PyResult<Array> {
     let d = float_arg(x, "cholesky")?;
     check_square(&d, "cholesky")?;
     let l = py.detach(|| -> PyResult<Data> {
-        Ok(real_linalg!(&d, "cholesky", t => la::cholesky(t).py()?.into_data()))
+        Ok(any_linalg!(&d, "cholesky", t => la::cholesky(t, upper).py()?.into_data()))
     })?;
-    Ok(if upper { adjoint(&l)? } else { l }.into())
+    Ok(l.into())
 }
 
 #[pyfunction]
@@ -80,7 +70,7 @@ fn cholesky(py: Python<'_>, x: &Bound<'_, PyAny>, upper: bool) -> PyResult<Array
 fn det(x: &Bound<'_, PyAny>) -> PyResult<Array> {
     let d = float_arg(x, "det")?;
     check_square(&d, "det")?;
-    Ok(real_linalg!(&d, "det", t => la::det(t).py()?.into_data()).into())
+    Ok(any_linalg!(&d, "det", t => la::det(t).py()?.into_data()).into())
 }
 
 #[pyfunction]
@@ -88,7 +78,7 @@ fn det(x: &Bound<'_, PyAny>) -> PyResult<Array> {
 fn slogdet<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let d = float_arg(x, "slogdet")?;
     check_square(&d, "slogdet")?;
-    let (s, l) = real_linalg!(&d, "slogdet", t => {
+    let (s, l) = any_linalg!(&d, "slogdet", t => {
         let (s, l) = la::slogdet(t).py()?;
         (s.into_data(), l.into_data())
     });
@@ -100,14 +90,14 @@ fn slogdet<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, P
 fn inv(x: &Bound<'_, PyAny>) -> PyResult<Array> {
     let d = float_arg(x, "inv")?;
     check_square(&d, "inv")?;
-    Ok(real_linalg!(&d, "inv", t => la::inv(t).py()?.into_data()).into())
+    Ok(any_linalg!(&d, "inv", t => la::inv(t).py()?.into_data()).into())
 }
 
 fn eigh_parts(x: &Bound<'_, PyAny>) -> PyResult<(Data, Data)> {
     let d = float_arg(x, "eigh")?;
     check_square(&d, "eigh")?;
-    Ok(real_linalg!(&d, "eigh", t => {
-        let (w, v) = la::eigh(t).py()?;
+    Ok(any_linalg!(&d, "eigh", t => {
+        let (w, v) = la::eigh(t, la::Uplo::Lower).py()?;
         (w.into_data(), v.into_data())
     }))
 }
@@ -145,7 +135,7 @@ fn qr<'py>(py: Python<'py>, x: &Bound<'py, PyAny>, mode: &str) -> PyResult<Bound
     let s = d.shape();
     let (m, n) = (s[s.len() - 2], s[s.len() - 1]);
     let complete = mode == "complete" && m > n;
-    let (q, r) = real_linalg!(&d, "qr", t => {
+    let (q, r) = any_linalg!(&d, "qr", t => {
         let (q, r) = if complete { la::qr_complete(t) } else { la::qr(t) }.py()?;
         (q.into_data(), r.into_data())
     });
@@ -156,7 +146,7 @@ fn svd_parts(d: &Data, full: bool) -> PyResult<(Data, Data, Data)> {
     if d.ndim() < 2 {
         return Err(PyValueError::new_err("svd: expected matrices (..., m, n)"));
     }
-    Ok(real_linalg!(d, "svd", t => {
+    Ok(any_linalg!(d, "svd", t => {
         let (u, s, vh) = la::svd(t, full).py()?;
         (u.into_data(), s.into_data(), vh.into_data())
     }))
@@ -175,7 +165,12 @@ fn svd<'py>(
 }
 
 fn svdvals_data(d: &Data) -> PyResult<Data> {
-    Ok(svd_parts(d, false)?.1)
+    if d.ndim() < 2 {
+        return Err(PyValueError::new_err(
+            "svdvals: expected matrices (..., m, n)",
+        ));
+    }
+    Ok(any_linalg!(d, "svdvals", t => la::svdvals(t).py()?.into_data()))
 }
 
 #[pyfunction]
@@ -192,7 +187,7 @@ fn solve(py: Python<'_>, x1: &Bound<'_, PyAny>, x2: &Bound<'_, PyAny>) -> PyResu
     let dt = a.dtype().promote(b.dtype());
     let (a, b) = (a.astype(dt), b.astype(dt));
     let out = py.detach(|| -> PyResult<Data> {
-        Ok(crate::pair_of!(&a, &b; F32|F64; x, y => la::solve(x, y).py()?.into_data(); return Err(dtype_error("solve", dt))))
+        Ok(crate::pair_of!(&a, &b; F32|F64|C64|C128; x, y => la::solve(x, y).py()?.into_data(); return Err(dtype_error("solve", dt))))
     })?;
     Ok(out.into())
 }
@@ -209,20 +204,62 @@ fn default_rtol(d: &Data) -> f64 {
     mn * eps
 }
 
+/// `pinv` of every matrix of `d` with one relative cutoff `rc`.
+fn pinv_one(d: &Data, rc: f64) -> PyResult<Data> {
+    Ok(match d {
+        Data::F32(t) => la::pinv(t, Some(rc as f32)).py()?.into_data(),
+        Data::F64(t) => la::pinv(t, Some(rc)).py()?.into_data(),
+        Data::C64(t) => la::pinv(t, Some(rc as f32)).py()?.into_data(),
+        Data::C128(t) => la::pinv(t, Some(rc)).py()?.into_data(),
+        _ => return Err(dtype_error("pinv", d.dtype())),
+    })
+}
+
 #[pyfunction]
 #[pyo3(signature = (x, /, *, rtol = None))]
-fn pinv(x: &Bound<'_, PyAny>, rtol: Option<f64>) -> PyResult<Array> {
+fn pinv(py: Python<'_>, x: &Bound<'_, PyAny>, rtol: Option<&Bound<'_, PyAny>>) -> PyResult<Array> {
     let d = float_arg(x, "pinv")?;
     if d.ndim() < 2 {
         return Err(PyValueError::new_err("pinv: expected matrices (..., m, n)"));
     }
-    let rc = rtol.unwrap_or_else(|| default_rtol(&d));
-    Ok(match &d {
-        Data::F32(t) => la::pinv(t, Some(rc as f32)).py()?.into_data(),
-        Data::F64(t) => la::pinv(t, Some(rc)).py()?.into_data(),
-        _ => return Err(dtype_error("pinv", d.dtype())),
+    let r = match rtol.filter(|r| !r.is_none()) {
+        None => return Ok(py.detach(|| pinv_one(&d, default_rtol(&d)))?.into()),
+        Some(r) if r.cast::<Array>().is_err() => {
+            let rc: f64 = r.extract()?;
+            return Ok(py.detach(|| pinv_one(&d, rc))?.into());
+        }
+        Some(r) => data_of(r, "pinv")?,
+    };
+    // an array rtol holds one cutoff per matrix: the crate's pinv runs matrix by matrix
+    let nd = d.ndim();
+    let batch = d.shape()[..nd - 2].to_vec();
+    let cut = crate::manip::broadcast(&r.astype(DType::F64), &batch)?;
+    let Data::F64(cut) = cut else {
+        unreachable!("cast to float64")
+    };
+    let cut = cut.to_vec();
+    if cut.is_empty() {
+        return Ok(pinv_one(&d, 0.0)?.into());
     }
-    .into())
+    let full = SliceItem::Range {
+        start: None,
+        stop: None,
+        step: 1,
+    };
+    let mut outs = Vec::with_capacity(cut.len());
+    for (b, &rc) in cut.iter().enumerate() {
+        let mut items = vec![full; nd];
+        let mut rest = b;
+        for ax in (0..nd - 2).rev() {
+            items[ax] = SliceItem::Index((rest % batch[ax]) as isize);
+            rest /= batch[ax];
+        }
+        outs.push(pinv_one(&crate::manip::slice(&d, &items)?, rc)?);
+    }
+    let stacked = crate::manip::stack_data(&outs, 0)?;
+    let mut shape = batch;
+    shape.extend_from_slice(&stacked.shape()[1..]);
+    Ok(crate::manip::reshape_data(&stacked, &shape)?.into())
 }
 
 #[pyfunction]
@@ -237,10 +274,11 @@ fn matrix_rank(x: &Bound<'_, PyAny>, rtol: Option<&Bound<'_, PyAny>>) -> PyResul
             ferrotensor::ops::cast::Wide::Float(default_rtol(&d)),
             s.dtype(),
         ),
+        Some(r) if r.cast::<Array>().is_err() => {
+            crate::data::scalar_data(ferrotensor::ops::cast::Wide::Float(r.extract()?), s.dtype())
+        }
         Some(r) => {
-            let r = crate::scalar::pair_args("matrix_rank", r, r)?
-                .0
-                .astype(s.dtype());
+            let r = data_of(r, "matrix_rank")?.astype(s.dtype());
             // an array rtol applies per matrix: give it the reduced axis
             if r.ndim() > 0 {
                 crate::manip::expand_last(&r)?
@@ -417,23 +455,18 @@ fn matrix_norm(
             unary(Un::Sqrt, &crate::stats::reduce_sum(&sq, &last2, keepdims)?)?
         }
         (Some("nuc"), _) => keep(crate::stats::reduce_sum(&svdvals_data(&d)?, &[-1], false)?)?,
-        (_, Some(o)) if o == 2.0 => {
-            keep(crate::stats::reduce_max(&svdvals_data(&d)?, &[-1], false)?)?
-        }
-        (_, Some(o)) if o == -2.0 => {
-            keep(crate::stats::reduce_min(&svdvals_data(&d)?, &[-1], false)?)?
-        }
+        (_, Some(2.0)) => keep(crate::stats::reduce_max(&svdvals_data(&d)?, &[-1], false)?)?,
+        (_, Some(-2.0)) => keep(crate::stats::reduce_min(&svdvals_data(&d)?, &[-1], false)?)?,
         (_, Some(o)) if o.abs() == 1.0 || o.is_infinite() => {
             // 1: the largest column sum; inf: the largest row sum (min for the negatives)
             let a = magnitude(&d)?;
             let sum_axis = if o.abs() == 1.0 { -2 } else { -1 };
             let sums = crate::stats::reduce_sum(&a, &[sum_axis], true)?;
-            let r = if o > 0.0 {
+            if o > 0.0 {
                 crate::stats::reduce_max(&sums, &last2, keepdims)?
             } else {
                 crate::stats::reduce_min(&sums, &last2, keepdims)?
-            };
-            r
+            }
         }
         _ => {
             return Err(PyValueError::new_err(

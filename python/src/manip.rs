@@ -278,13 +278,9 @@ fn infer_shape(raw: &[isize], size: usize) -> PyResult<Vec<usize>> {
         .iter()
         .map(|&s| {
             if s == -1 {
-                if known == 0 {
-                    Err(PyValueError::new_err(
-                        "reshape: cannot infer -1 with a zero-size dimension",
-                    ))
-                } else {
-                    Ok(size / known)
-                }
+                size.checked_div(known).ok_or_else(|| {
+                    PyValueError::new_err("reshape: cannot infer -1 with a zero-size dimension")
+                })
             } else {
                 Ok(s as usize)
             }
@@ -329,10 +325,7 @@ fn concat(arrays: &Bound<'_, PyAny>, axis: Option<isize>) -> PyResult<Array> {
     let (ds, ax) = match axis {
         Some(a) => (ds, a),
         None => {
-            let flat: Vec<Data> = ds
-                .iter()
-                .map(|d| reshape_flat(d))
-                .collect::<PyResult<_>>()?;
+            let flat: Vec<Data> = ds.iter().map(reshape_flat).collect::<PyResult<_>>()?;
             (flat, 0)
         }
     };
@@ -345,16 +338,20 @@ fn concat(arrays: &Bound<'_, PyAny>, axis: Option<isize>) -> PyResult<Array> {
 }
 
 fn reshape_flat(d: &Data) -> PyResult<Data> {
-    let n = [d.size()];
+    reshape_data(d, &[d.size()])
+}
+
+/// `d` in shape `n` (of the same size): a view when the layout allows, else a copy.
+pub fn reshape_data(d: &Data, n: &[usize]) -> PyResult<Data> {
     match d.share(&ReshapeView {
-        shape: &n,
+        shape: n,
         _k: Default::default(),
     }) {
         Ok(v) => Ok(v),
         Err(_) => d
             .copy()
             .share(&ReshapeView {
-                shape: &n,
+                shape: n,
                 _k: Default::default(),
             })
             .py(),

@@ -178,7 +178,7 @@ fn mean(
 /// The `correction` argument as a whole number of degrees of freedom (the crate's
 /// `ddof`), with the factor that rescales the `ddof = 0` variance for a fractional one.
 fn ddof(correction: f64) -> PyResult<(usize, Option<f64>)> {
-    if !(correction >= 0.0) || !correction.is_finite() {
+    if !correction.is_finite() || correction < 0.0 {
         return Err(PyValueError::new_err(format!(
             "correction must be a finite number >= 0, got {correction}"
         )));

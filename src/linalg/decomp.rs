@@ -146,11 +146,12 @@ pub fn svd<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(
     let (mut us, mut ss, mut vs) = (Vec::new(), Vec::new(), Vec::new());
     for t in 0..ba.count() {
         let m = ba.mat(t);
+        let (m, c) = super::svd_scale::scaled_for_svd(&m);
         let f =
             if full_matrices { m.svd() } else { m.thin_svd() }.map_err(|_| Error::value(op, "SVD did not converge"))?;
         push_mat(&mut us, f.U());
         let s = f.S().column_vector();
-        ss.extend((0..k).map(|i| s[i].real_part()));
+        ss.extend((0..k).map(|i| s[i].real_part() * c));
         push_mat_h(&mut vs, f.V());
     }
     let (uc, vr) = if full_matrices { (ba.rows, ba.cols) } else { (k, k) };

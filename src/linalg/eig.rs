@@ -161,11 +161,12 @@ pub fn svdvals<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(
     let k = ba.rows.min(ba.cols);
     let mut ss = Vec::with_capacity(ba.count() * k);
     for t in 0..ba.count() {
-        let s = ba
-            .mat(t)
+        let m = ba.mat(t);
+        let (m, c) = super::svd_scale::scaled_for_svd(&m);
+        let s = m
             .singular_values()
             .map_err(|_| Error::value(op, "SVD did not converge"))?;
-        ss.extend(s);
+        ss.extend(s.into_iter().map(|v| v * c));
     }
     tensor(ss, &ba.batch, &[k])
 }

@@ -14,12 +14,13 @@ pub(crate) type ThinSvd<T> = (Mat<T>, Vec<<T as faer::traits::ComplexField>::Rea
 
 /// Thin SVD of one matrix as (U, s, V).
 pub(crate) fn thin_svd<T: LinalgScalar>(m: &Mat<T>, op: &'static str) -> Result<ThinSvd<T>> {
+    let (m, c) = super::svd_scale::scaled_for_svd(m);
     let f = m.thin_svd().map_err(|_| Error::value(op, "SVD did not converge"))?;
     let s = f.S().column_vector();
     let k = m.nrows().min(m.ncols());
     Ok((
         f.U().to_owned(),
-        (0..k).map(|i| s[i].real_part()).collect(),
+        (0..k).map(|i| s[i].real_part() * c).collect(),
         f.V().to_owned(),
     ))
 }

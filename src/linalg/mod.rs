@@ -47,6 +47,7 @@ mod qr_complete;
 mod scalar;
 mod small_kernel;
 mod solve;
+mod svd_scale;
 mod tensordot;
 
 pub use array_api::{cross, diagonal, matrix_transpose, outer, trace, vecdot};

@@ -1,13 +1,14 @@
 //! The complete QR decomposition (NumPy `qr(mode='complete')`), batched.
 
-use super::batch::{Batch, LinalgFloat, push_mat, tensor};
+use super::LinalgScalar;
+use super::batch::{Batch, push_mat, tensor};
 use crate::error::Result;
 use crate::layout::{Dimension, IxDyn};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 
 /// The complete QR decomposition of each `(..., m, n)` matrix: `Q` is `(..., m, m)`
-/// orthogonal and `R` `(..., m, n)` upper triangular (zero below the diagonal), so that
+/// orthogonal (unitary for complex input) and `R` `(..., m, n)` upper triangular (zero below the diagonal), so that
 /// `a = Q·R` (NumPy's `mode='complete'`; [`qr`](super::qr) gives the reduced factors,
 /// which are these for `m ≤ n`).
 ///
@@ -22,7 +23,7 @@ use crate::tensor::{Tensor, TensorBase};
 /// let qtq = &q.t() % &q;
 /// assert!((qtq.to_vec()[4] - 1.0).abs() < 1e-12 && qtq.to_vec()[1].abs() < 1e-12);
 /// ```
-pub fn qr_complete<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(
+pub fn qr_complete<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(
     a: &TensorBase<S, D>,
 ) -> Result<(Tensor<T, IxDyn>, Tensor<T, IxDyn>)> {
     let ba = Batch::of(a, "qr_complete", false)?;
@@ -71,5 +72,29 @@ mod tests {
             }
         }
         assert!(qr_complete(&Tensor::<f32, _>::zeros([3])).is_err());
+    }
+
+    #[test]
+    fn complex_tall_matrix_gives_a_unitary_q() {
+        use num_complex::Complex;
+        let a = Tensor::from_shape_fn([3, 2], |ix: &[usize]| {
+            let (i, j) = (ix[0] as f64, ix[1] as f64);
+            Complex::new((i * 2.0 + j) * 0.5 - 1.0, (i + 3.0 * j) * 0.25)
+        });
+        let (q, r) = qr_complete(&a).unwrap();
+        assert_eq!((q.shape(), r.shape()), (&[3usize, 3][..], &[3usize, 2][..]));
+        for (x, y) in q.matmul(&r).unwrap().to_vec().iter().zip(a.to_vec()) {
+            assert!((x - y).norm() < 1e-12);
+        }
+        // Qᴴ·Q = I
+        let qh = q.t().mapv(|z| z.conj());
+        let qhq = qh.matmul(&q).unwrap().to_vec();
+        for i in 0..3 {
+            for j in 0..3 {
+                let want = if i == j { 1.0 } else { 0.0 };
+                assert!((qhq[i * 3 + j] - Complex::new(want, 0.0)).norm() < 1e-12);
+            }
+        }
+        assert_eq!(r.to_vec()[4], Complex::new(0.0, 0.0));
     }
 }
