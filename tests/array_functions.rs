@@ -14,25 +14,6 @@ use ferrotensor::reduce::{Bins, CovArgs, QuantileMethod};
 use num_complex::Complex;
 use serde_json::Value;
 
-/// Inputs of a case as owned base tensors (views are taken by [`views`]).
-fn bases<T: Golden>(case: &Value) -> Vec<Tensor<T>> {
-    let dt = case["dtype"].as_str().unwrap();
-    case["inputs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .enumerate()
-        .map(|(i, x)| input::<T>(x, i, dt))
-        .collect()
-}
-
-fn views<'a, T: Golden>(b: &'a [Tensor<T>], case: &Value) -> Vec<TensorView<'a, T>> {
-    b.iter()
-        .zip(case["inputs"].as_array().unwrap())
-        .map(|(t, x)| view_of(t, x))
-        .collect()
-}
-
 fn tol<T: Golden>() -> f64 {
     if T::EPS > 1e-10 { 2e-6 } else { 1e-12 }
 }

@@ -15,23 +15,6 @@ use ferrotensor::prelude::*;
 use num_complex::Complex;
 use serde_json::Value;
 
-fn bases<T: Golden>(case: &Value) -> Vec<Tensor<T>> {
-    let dt = case["dtype"].as_str().unwrap();
-    let inputs = case["inputs"].as_array().unwrap();
-    inputs
-        .iter()
-        .enumerate()
-        .map(|(i, x)| input::<T>(x, i, dt))
-        .collect()
-}
-
-fn views<'a, T: Golden>(b: &'a [Tensor<T>], case: &Value) -> Vec<TensorView<'a, T>> {
-    b.iter()
-        .zip(case["inputs"].as_array().unwrap())
-        .map(|(t, x)| view_of(t, x))
-        .collect()
-}
-
 /// Relative tolerance for a precision (scaled by the largest value of the result).
 fn tol<T: Golden>() -> f64 {
     if T::EPS > 1e-10 { 3e-4 } else { 1e-9 }
