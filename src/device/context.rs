@@ -208,6 +208,7 @@ impl Device {
     /// under `key` (which must identify the source and entry point).
     pub(crate) fn pipeline(
         &self,
+        label: &str,
         key: &str,
         source: impl FnOnce() -> String,
         entry: &str,
@@ -219,7 +220,7 @@ impl Device {
         }
         let dev = &self.inner.device;
         let module = dev.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(key),
+            label: Some(label),
             source: wgpu::ShaderSource::Wgsl(source().into()),
         });
         let layout = dev.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -228,7 +229,7 @@ impl Device {
             immediate_size: 0,
         });
         let pipeline = dev.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(key),
+            label: Some(label),
             layout: Some(&layout),
             module: &module,
             entry_point: Some(entry),

@@ -5,6 +5,7 @@
 //! element and is converted on each transfer; every other type keeps its host bytes.
 
 use crate::element::{Element, Float, Num};
+
 use half::f16;
 use std::borrow::Cow;
 
@@ -144,7 +145,7 @@ impl DeviceElement for bool {
 /// fn double<T: ferrotensor::device::DeviceNum>(x: T) -> T { x + x }
 /// assert_eq!(double(3i32), 6);
 /// ```
-pub trait DeviceNum: DeviceElement + Num + PartialOrd {}
+pub trait DeviceNum: DeviceElement + Num + crate::ops::Real {}
 impl DeviceNum for f32 {}
 impl DeviceNum for f16 {}
 impl DeviceNum for i32 {}

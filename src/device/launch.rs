@@ -120,7 +120,7 @@ impl<'a> Launch<'a> {
         }
         let what = || format!("kernel {}", kernel.name);
         let pipeline = guarded(dev, self.op, what, || {
-            dev.pipeline(&kernel.key(), || kernel.source(), kernel.entry, kernel.reads, kernel.writes)
+            dev.pipeline(kernel.name, &kernel.key(), || kernel.source(), kernel.entry, kernel.reads, kernel.writes)
         })?;
         let words: &[u32] = if params.0.is_empty() { &[0] } else { &params.0 };
         let meta = dev.inner.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {

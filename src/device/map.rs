@@ -103,8 +103,8 @@ pub(crate) fn load_fn(dtype: DType) -> &'static str {
 /// Helpers every `f16` shader gets: exact conversion from `f32` with overflow to ±∞.
 pub(crate) const F16_HELPERS: &str = "
 fn to_f16(y: f32) -> f16 {
-    if (is_nan(y)) { return bitcast<vec2<f16>>(0x7e007e00u).x; }
-    if (abs(y) >= 65520.0) { return select(bitcast<vec2<f16>>(0x7c007c00u).x, bitcast<vec2<f16>>(0xfc00fc00u).x, y < 0.0); }
+    // Finite values past the f16 range round to ±inf (the conversion leaves them open).
+    if (abs(y) >= 65520.0 && !is_nan(y)) { return f16(select(inf(), -inf(), y < 0.0)); }
     return f16(y);
 }
 ";

@@ -45,10 +45,10 @@
 //! own type, where the compiler shows the difference.
 #![cfg_attr(docsrs, doc(cfg(feature = "wgpu")))]
 
-// TEMP mod backend;
+mod backend;
 mod element;
 
-// TEMP pub use backend
+pub use backend::{Backend, Cpu, On, TensorOps};
 pub use element::{DType, DeviceElement, DeviceFloat, DeviceNum};
 
 #[cfg(feature = "wgpu")]
@@ -57,17 +57,20 @@ mod binary;
 mod buffer;
 #[cfg(feature = "wgpu")]
 mod context;
-// TEMP mod conv;
+#[cfg(feature = "wgpu")]
+mod conv;
 #[cfg(feature = "wgpu")]
 mod launch;
 #[cfg(feature = "wgpu")]
 mod map;
-// TEMP mod matmul;
+#[cfg(feature = "wgpu")]
+mod matmul;
 #[cfg(feature = "wgpu")]
 mod operators;
 #[cfg(feature = "wgpu")]
 mod reduce;
-// TEMP mod softmax;
+#[cfg(feature = "wgpu")]
+mod softmax;
 #[cfg(feature = "wgpu")]
 mod tensor;
 #[cfg(feature = "wgpu")]
@@ -79,6 +82,8 @@ mod views;
 
 #[cfg(feature = "wgpu")]
 pub use binary::DeviceOperand;
+#[cfg(feature = "wgpu")]
+pub use conv::conv2d;
 #[cfg(feature = "wgpu")]
 pub use context::Device;
 #[cfg(feature = "wgpu")]

@@ -36,8 +36,8 @@ impl Kind {
         match self {
             Kind::Sum => "sum",
             Kind::Mean => "mean",
-            Kind::Max => "maximum",
-            Kind::Min => "minimum",
+            Kind::Max => "max",
+            Kind::Min => "min",
             Kind::ArgMax => "argmax",
             Kind::ArgMin => "argmin",
         }

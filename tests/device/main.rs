@@ -5,4 +5,8 @@
 #![cfg(feature = "wgpu")]
 
 mod common;
-mod smoke;
+mod elementwise;
+mod matmul;
+mod reduce;
+mod softmax_conv;
+mod transfer_views;
