@@ -40,7 +40,10 @@ pub trait Backend: Clone {
     fn name(&self) -> String;
     /// Copies `t` onto this backend (on the CPU: into a shared tensor, no copy when
     /// `t` is already shared).
-    fn upload<T: DeviceElement, S: Storage<Elem = T>, D: Dimension>(&self, t: &TensorBase<S, D>) -> Result<Self::Tensor<T, D>>;
+    fn upload<T: DeviceElement, S: Storage<Elem = T>, D: Dimension>(
+        &self,
+        t: &TensorBase<S, D>,
+    ) -> Result<Self::Tensor<T, D>>;
 }
 
 /// The CPU as a [`Backend`]: tensors are [`TensorArc`] (shared buffer + layout, like
@@ -58,7 +61,10 @@ impl Backend for Cpu {
     fn name(&self) -> String {
         "cpu".to_string()
     }
-    fn upload<T: DeviceElement, S: Storage<Elem = T>, D: Dimension>(&self, t: &TensorBase<S, D>) -> Result<TensorArc<T, D>> {
+    fn upload<T: DeviceElement, S: Storage<Elem = T>, D: Dimension>(
+        &self,
+        t: &TensorBase<S, D>,
+    ) -> Result<TensorArc<T, D>> {
         Ok(t.to_owned().into_shared())
     }
 }
@@ -71,9 +77,12 @@ impl Backend for Cpu {
 /// ```
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::device::{Backend, Cpu, TensorOps};
+/// // In generic code the trait's methods are the ones called.
+/// fn relu_plus<X: TensorOps<Elem = f32>>(a: &X) -> ferrotensor::Result<X> {
+///     a.relu().try_add(a)
+/// }
 /// let a = Cpu.upload(&Tensor::from_vec(vec![1.0f32, -2.0], [2])?)?;
-/// let r = TensorOps::relu(&a).try_add(&a)?;
-/// assert_eq!(r.to_host()?.to_vec(), vec![2.0, -2.0]);
+/// assert_eq!(relu_plus(&a)?.to_host()?.to_vec(), vec![2.0, -2.0]);
 /// # Ok::<(), ferrotensor::Error>(())
 /// ```
 pub trait TensorOps: Clone + Sized {
@@ -183,7 +192,10 @@ pub trait TensorOps: Clone + Sized {
 }
 
 /// A shared tensor over the same buffer with `layout`.
-fn share<T: DeviceElement, D: Dimension, D2: Dimension>(t: &TensorArc<T, D>, layout: crate::layout::Layout<D2>) -> TensorArc<T, D2> {
+fn share<T: DeviceElement, D: Dimension, D2: Dimension>(
+    t: &TensorArc<T, D>,
+    layout: crate::layout::Layout<D2>,
+) -> TensorArc<T, D2> {
     TensorBase {
         storage: t.storage.clone(),
         layout,
@@ -305,7 +317,10 @@ mod gpu {
         fn name(&self) -> String {
             self.to_string()
         }
-        fn upload<T: DeviceElement, S: Storage<Elem = T>, D: Dimension>(&self, t: &TensorBase<S, D>) -> Result<DeviceTensor<T, D>> {
+        fn upload<T: DeviceElement, S: Storage<Elem = T>, D: Dimension>(
+            &self,
+            t: &TensorBase<S, D>,
+        ) -> Result<DeviceTensor<T, D>> {
             t.to_device(self)
         }
     }

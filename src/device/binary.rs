@@ -55,7 +55,12 @@ macro_rules! scalar_operand {
 scalar_operand!(f32, f16, i32, u32);
 
 /// Runs `body` (`fn op(a, b)`) over `a` and `b` broadcast together.
-pub(crate) fn binary<T, U, D, O>(a: &DeviceTensor<T, D>, b: O, op: &'static str, body: &str) -> Result<DeviceTensor<U, O::Out>>
+pub(crate) fn binary<T, U, D, O>(
+    a: &DeviceTensor<T, D>,
+    b: O,
+    op: &'static str,
+    body: &str,
+) -> Result<DeviceTensor<U, O::Out>>
 where
     T: DeviceElement,
     U: DeviceElement,

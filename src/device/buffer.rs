@@ -16,7 +16,12 @@ pub(crate) struct DeviceBuffer {
 
 /// Runs `f` with wgpu's error scopes open and turns a captured out-of-memory or
 /// validation error into `Err` naming `op` and what `what` describes.
-pub(crate) fn guarded<R>(dev: &Device, op: &'static str, what: impl Fn() -> String, f: impl FnOnce() -> R) -> Result<R> {
+pub(crate) fn guarded<R>(
+    dev: &Device,
+    op: &'static str,
+    what: impl Fn() -> String,
+    f: impl FnOnce() -> R,
+) -> Result<R> {
     let d = &dev.inner.device;
     let oom = d.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
     let internal = d.push_error_scope(wgpu::ErrorFilter::Internal);
@@ -29,7 +34,10 @@ pub(crate) fn guarded<R>(dev: &Device, op: &'static str, what: impl Fn() -> Stri
         return Err(Error::device(op, format!("out of memory on {dev} ({}): {e}", what())));
     }
     if let Some(e) = internal.or(validation) {
-        return Err(Error::device(op, format!("{dev} rejected the operation ({}): {e}", what())));
+        return Err(Error::device(
+            op,
+            format!("{dev} rejected the operation ({}): {e}", what()),
+        ));
     }
     Ok(r)
 }

@@ -151,7 +151,7 @@ impl Device {
         self.inner
             .limits
             .max_buffer_size
-            .min(self.inner.limits.max_storage_buffer_binding_size as u64)
+            .min(self.inner.limits.max_storage_buffer_binding_size)
     }
 
     /// Waits until every operation submitted so far has finished (for timing; results

@@ -120,7 +120,14 @@ impl<'a> Launch<'a> {
         }
         let what = || format!("kernel {}", kernel.name);
         let pipeline = guarded(dev, self.op, what, || {
-            dev.pipeline(kernel.name, &kernel.key(), || kernel.source(), kernel.entry, kernel.reads, kernel.writes)
+            dev.pipeline(
+                kernel.name,
+                &kernel.key(),
+                || kernel.source(),
+                kernel.entry,
+                kernel.reads,
+                kernel.writes,
+            )
         })?;
         let words: &[u32] = if params.0.is_empty() { &[0] } else { &params.0 };
         let meta = dev.inner.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -152,8 +159,13 @@ impl<'a> Launch<'a> {
     pub(crate) fn submit(self) -> Result<()> {
         let dev = self.dev;
         let op = self.op;
-        guarded(dev, op, || "submitting kernels".to_string(), move || {
-            dev.inner.queue.submit([self.encoder.finish()]);
-        })
+        guarded(
+            dev,
+            op,
+            || "submitting kernels".to_string(),
+            move || {
+                dev.inner.queue.submit([self.encoder.finish()]);
+            },
+        )
     }
 }

@@ -54,11 +54,20 @@ impl<T: DeviceNum, D: Dimension> DeviceTensor<T, D> {
             lb = unsqueeze_layout(&lb, -1)?;
         }
         let (na, nb) = (la.ndim(), lb.ndim());
-        let (m, k, k2, n) = (la.shape()[na - 2], la.shape()[na - 1], lb.shape()[nb - 2], lb.shape()[nb - 1]);
+        let (m, k, k2, n) = (
+            la.shape()[na - 2],
+            la.shape()[na - 1],
+            lb.shape()[nb - 2],
+            lb.shape()[nb - 1],
+        );
         if k != k2 {
             return Err(Error::shape(
                 OP,
-                format!("shapes {} and {} are not aligned: {k} != {k2}", fmt_shape(sa), fmt_shape(sb)),
+                format!(
+                    "shapes {} and {} are not aligned: {k} != {k2}",
+                    fmt_shape(sa),
+                    fmt_shape(sb)
+                ),
             ));
         }
         let batch = broadcast_shapes(&la.shape()[..na - 2], &lb.shape()[..nb - 2], OP).map_err(|_| {

@@ -1,18 +1,22 @@
 //! Tensors in GPU memory through [wgpu](https://wgpu.rs) (Vulkan, Metal, DirectX 12),
 //! behind the cargo feature `wgpu`.
 //!
-//! A [`DeviceTensor`] is a device buffer plus the same [`Layout`](crate::layout::Layout)
+//! A `DeviceTensor` is a device buffer plus the same [`Layout`](crate::layout::Layout)
 //! a CPU tensor has, so every view operation (`slice`, `permute`, `t`, `flip`,
 //! `broadcast_to`, `squeeze`, `unsqueeze`, `reshape`) is the CPU's layout code and never
 //! touches the data; only data operations have device kernels (WGSL compute shaders
 //! that read any strided, offset or broadcast layout without copying it first).
-//! Transfers are explicit: [`TensorBase::to_device`](crate::TensorBase::to_device) and
-//! [`DeviceTensor::to_host`]. Operations keep the CPU tensor's names and arguments.
+//! Transfers are explicit: `TensorBase::to_device` and `DeviceTensor::to_host`.
+//! Operations keep the CPU tensor's names and arguments. Without the feature only the
+//! backend-neutral part ([`Backend`], [`Cpu`], [`TensorOps`], the element traits) is
+//! compiled, and nothing of wgpu.
 //!
 //! ```
+//! # #[cfg(not(feature = "wgpu"))] fn main() {}
+//! # #[cfg(feature = "wgpu")]
+//! # fn main() -> ferrotensor::Result<()> {
 //! use ferrotensor::prelude::*;
 //! use ferrotensor::device::{Device, DeviceTensor};
-//! # fn main() -> ferrotensor::Result<()> {
 //! let dev = match Device::wgpu() {
 //!     Ok(dev) => dev,
 //!     Err(e) => { println!("{e}"); return Ok(()) }     // no adapter: an Err, not a panic
@@ -28,7 +32,7 @@
 //!
 //! ## Code written once for either device
 //!
-//! [`Backend`] (implemented by [`Cpu`] and [`Device`]) names the tensor type of a
+//! [`Backend`] (implemented by [`Cpu`] and, with the feature, `Device`) names the tensor type of a
 //! device, and [`TensorOps`] is the set of operations both tensor types implement with
 //! the CPU's names, so a function generic over `B: Backend` runs unchanged on either.
 //! The CPU side is [`TensorArc`](crate::TensorArc): like a device tensor, it is an
@@ -83,8 +87,8 @@ mod views;
 #[cfg(feature = "wgpu")]
 pub use binary::DeviceOperand;
 #[cfg(feature = "wgpu")]
-pub use conv::conv2d;
-#[cfg(feature = "wgpu")]
 pub use context::Device;
+#[cfg(feature = "wgpu")]
+pub use conv::conv2d;
 #[cfg(feature = "wgpu")]
 pub use tensor::DeviceTensor;

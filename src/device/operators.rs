@@ -79,7 +79,11 @@ operator!(Mul mul try_mul);
 operator!(Div div try_div);
 
 /// `x op rhs` for a scalar `x`, broadcast over `rhs`.
-fn scalar_left<T: DeviceNum, D: Dimension>(x: T, rhs: &DeviceTensor<T, D>, method: &str) -> crate::Result<DeviceTensor<T, D>> {
+fn scalar_left<T: DeviceNum, D: Dimension>(
+    x: T,
+    rhs: &DeviceTensor<T, D>,
+    method: &str,
+) -> crate::Result<DeviceTensor<T, D>> {
     let s = crate::tensor::Tensor::<T, crate::Ix0>::scalar(x)
         .to_device(rhs.device())?
         .into_dyn();

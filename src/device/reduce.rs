@@ -60,9 +60,19 @@ fn pieces(kind: Kind, dtype: DType) -> (&'static str, String, String) {
         DType::U32 | DType::Bool => ("0u", "4294967295u"),
         _ => ("-inf()", "inf()"),
     };
-    let nan = |x: &str| if float { format!("is_nan({x}.v)") } else { "false".to_string() };
+    let nan = |x: &str| {
+        if float {
+            format!("is_nan({x}.v)")
+        } else {
+            "false".to_string()
+        }
+    };
     let (na, nb) = (nan("a"), nan("b"));
-    let gt = if matches!(kind, Kind::Max | Kind::ArgMax) { ">" } else { "<" };
+    let gt = if matches!(kind, Kind::Max | Kind::ArgMax) {
+        ">"
+    } else {
+        "<"
+    };
     let identity = match kind {
         Kind::Sum | Kind::Mean => format!("{acc}(0)"),
         Kind::Max | Kind::ArgMax => lo.to_string(),
@@ -149,7 +159,10 @@ fn reduce<T: DeviceElement, U: DeviceElement, D: Dimension>(
     if l == 0 && kind.is_arg() {
         return Err(Error::value(
             op,
-            format!("attempt to get {op} of an empty sequence (shape {})", fmt_shape(x.shape())),
+            format!(
+                "attempt to get {op} of an empty sequence (shape {})",
+                fmt_shape(x.shape())
+            ),
         ));
     }
     if l == 0 && matches!(kind, Kind::Max | Kind::Min) {
@@ -292,11 +305,7 @@ fn run_pass<U: DeviceElement>(
     } else {
         src_idx
     };
-    let groups = if pass.thread {
-        m.div_ceil(256)
-    } else {
-        m * pass.chunks
-    };
+    let groups = if pass.thread { m.div_ceil(256) } else { m * pass.chunks };
     launch.dispatch(&kernel, &params, &[&pass.src, src_idx, dst, dst_idx], groups)
 }
 
@@ -411,7 +420,7 @@ impl<T: DeviceNum, D: Dimension> DeviceTensor<T, D> {
     /// use ferrotensor::prelude::*;
     /// # let Ok(dev) = ferrotensor::device::Device::wgpu() else { return };
     /// let g = Tensor::from_vec(vec![1, 7, 9, 4], [2, 2]).unwrap().to_device(&dev).unwrap();
-    /// assert_eq!(g.t().argmax().unwrap().to_host().unwrap().to_scalar().unwrap(), 3);
+    /// assert_eq!(g.t().argmax().unwrap().to_host().unwrap().to_scalar().unwrap(), 1);
     /// ```
     pub fn argmax(&self) -> Result<DeviceTensor<u32, Ix0>> {
         reduce(self, None, false, Kind::ArgMax)?.into_dim()

@@ -45,7 +45,12 @@ impl<T: DeviceFloat, D: Dimension> DeviceTensor<T, D> {
     }
 }
 
-fn run<T: DeviceFloat, D: Dimension>(x: &DeviceTensor<T, D>, axis: isize, log: bool, op: &'static str) -> Result<DeviceTensor<T, D>> {
+fn run<T: DeviceFloat, D: Dimension>(
+    x: &DeviceTensor<T, D>,
+    axis: isize,
+    log: bool,
+    op: &'static str,
+) -> Result<DeviceTensor<T, D>> {
     let ax = crate::layout::transform::normalize_axis(axis, x.ndim(), op)
         .map_err(|e| Error::axis(op, format!("{e} (input shape {})", fmt_shape(x.shape()))))?;
     let dev = x.device();

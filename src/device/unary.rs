@@ -114,7 +114,11 @@ float_unary! {
 }
 
 /// Runs the `fn op(x)` of `body` over `x` into a new tensor of the same type.
-fn unary<T: DeviceElement, D: Dimension>(x: &DeviceTensor<T, D>, op: &'static str, body: &str) -> Result<DeviceTensor<T, D>> {
+fn unary<T: DeviceElement, D: Dimension>(
+    x: &DeviceTensor<T, D>,
+    op: &'static str,
+    body: &str,
+) -> Result<DeviceTensor<T, D>> {
     let out = map::<T>(op, x.shape(), &[Operand::of(x)], body, x.device())?;
     out.into_dim()
 }

@@ -40,7 +40,10 @@ pub enum Step {
     Broadcast(Vec<usize>),
 }
 
-pub fn apply_cpu<'a, T: Element>(mut v: TensorView<'a, T, IxDyn>, steps: &[Step]) -> TensorView<'a, T, IxDyn> {
+pub fn apply_cpu<'a, T: Element>(
+    mut v: TensorView<'a, T, IxDyn>,
+    steps: &[Step],
+) -> TensorView<'a, T, IxDyn> {
     for s in steps {
         v = match s {
             Step::Slice(items) => v.slice(items),
@@ -52,7 +55,10 @@ pub fn apply_cpu<'a, T: Element>(mut v: TensorView<'a, T, IxDyn>, steps: &[Step]
     v
 }
 
-pub fn apply_dev<T: DeviceElement>(mut g: DeviceTensor<T, IxDyn>, steps: &[Step]) -> DeviceTensor<T, IxDyn> {
+pub fn apply_dev<T: DeviceElement>(
+    mut g: DeviceTensor<T, IxDyn>,
+    steps: &[Step],
+) -> DeviceTensor<T, IxDyn> {
     for s in steps {
         g = match s {
             Step::Slice(items) => g.slice(items),
@@ -84,7 +90,9 @@ fn range(start: isize, step: isize) -> SliceItem {
 /// flipped, offset and strided, broadcast, zero-length and 0-d.
 pub fn cases(r: &mut StdRng) -> Vec<Case> {
     let nd = r.random_range(1..=4);
-    let shape: Vec<usize> = (0..nd).map(|_| r.random_range(1..=13usize) * 2 + 1).collect();
+    let shape: Vec<usize> = (0..nd)
+        .map(|_| r.random_range(1..=13usize) * 2 + 1)
+        .collect();
     let rev: Vec<usize> = shape.iter().rev().copied().collect();
     let perm: Vec<isize> = (0..nd as isize).rev().collect();
     let mut bigger = shape.clone();
@@ -94,14 +102,46 @@ pub fn cases(r: &mut StdRng) -> Vec<Case> {
     let mut zero = shape.clone();
     zero[0] = 0;
     vec![
-        Case { name: "contiguous", base: shape.clone(), steps: vec![] },
-        Case { name: "transposed", base: rev, steps: vec![Step::Permute(perm)] },
-        Case { name: "flipped", base: shape.clone(), steps: vec![Step::Flip(0), Step::Flip(-1)] },
-        Case { name: "offset+strided", base: bigger, steps: vec![Step::Slice(vec![range(1, 2)])] },
-        Case { name: "negative step", base: shape.clone(), steps: vec![Step::Slice(vec![range(-1, -1)])] },
-        Case { name: "broadcast", base: one, steps: vec![Step::Broadcast(shape.clone())] },
-        Case { name: "zero-length", base: zero, steps: vec![] },
-        Case { name: "0-d", base: vec![], steps: vec![] },
+        Case {
+            name: "contiguous",
+            base: shape.clone(),
+            steps: vec![],
+        },
+        Case {
+            name: "transposed",
+            base: rev,
+            steps: vec![Step::Permute(perm)],
+        },
+        Case {
+            name: "flipped",
+            base: shape.clone(),
+            steps: vec![Step::Flip(0), Step::Flip(-1)],
+        },
+        Case {
+            name: "offset+strided",
+            base: bigger,
+            steps: vec![Step::Slice(vec![range(1, 2)])],
+        },
+        Case {
+            name: "negative step",
+            base: shape.clone(),
+            steps: vec![Step::Slice(vec![range(-1, -1)])],
+        },
+        Case {
+            name: "broadcast",
+            base: one,
+            steps: vec![Step::Broadcast(shape.clone())],
+        },
+        Case {
+            name: "zero-length",
+            base: zero,
+            steps: vec![],
+        },
+        Case {
+            name: "0-d",
+            base: vec![],
+            steps: vec![],
+        },
     ]
 }
 
@@ -117,7 +157,13 @@ pub fn randi(r: &mut StdRng, shape: &[usize]) -> Tensor<i32, IxDyn> {
 
 /// Asserts equal shapes and values within `rtol`/`atol` (NaN matches NaN, ±∞ itself).
 #[track_caller]
-pub fn assert_close<T: Element + Into<f64>>(got: &Tensor<T, IxDyn>, want: &Tensor<T, IxDyn>, rtol: f64, atol: f64, what: &str) {
+pub fn assert_close<T: Element + Into<f64>>(
+    got: &Tensor<T, IxDyn>,
+    want: &Tensor<T, IxDyn>,
+    rtol: f64,
+    atol: f64,
+    what: &str,
+) {
     assert_eq!(got.shape(), want.shape(), "{what}: shapes");
     for (i, (&g, &w)) in got.iter().zip(want.iter()).enumerate() {
         let (g, w): (f64, f64) = (g.into(), w.into());
@@ -139,7 +185,11 @@ pub fn host<T: DeviceElement, D: Dimension>(g: &DeviceTensor<T, D>) -> Tensor<T,
 
 /// Asserts equal shapes and exactly equal elements.
 #[track_caller]
-pub fn assert_same<T: Element, D1: Dimension, D2: Dimension>(got: &Tensor<T, D1>, want: &Tensor<T, D2>, what: &str) {
+pub fn assert_same<T: Element, D1: Dimension, D2: Dimension>(
+    got: &Tensor<T, D1>,
+    want: &Tensor<T, D2>,
+    what: &str,
+) {
     assert_eq!(got.shape(), want.shape(), "{what}: shapes");
     assert_eq!(got.to_vec(), want.to_vec(), "{what}");
 }
