@@ -143,6 +143,7 @@
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+pub mod device;
 pub mod display;
 pub mod element;
 pub mod error;
