@@ -11,6 +11,7 @@ mod breadth_common;
 
 use breadth_common::*;
 use ferrotensor::linalg::{self, LinalgNormOrd, LinalgScalar, PowerElement, Trans, Uplo};
+use ferrotensor::manip::AsDynView;
 use ferrotensor::prelude::*;
 use num_complex::Complex;
 use serde_json::Value;
@@ -389,7 +390,10 @@ where
             1.0,
             ctx,
         ),
-        "multi_dot" => expect(linalg::multi_dot(&v), want, name, t, 1.0, ctx),
+        "multi_dot" => {
+            let refs: Vec<&dyn AsDynView<T>> = v.iter().map(|x| x as _).collect();
+            expect(linalg::multi_dot(&refs), want, name, t, 1.0, ctx)
+        }
         "cond" => {
             // Rounding decides the size of a singular matrix's condition number: any
             // value beyond 1/(100·eps) (or infinity) matches any other such value.

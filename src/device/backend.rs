@@ -291,7 +291,7 @@ impl<T: DeviceElement, D: Dimension> TensorOps for TensorArc<T, D> {
     where
         T: DeviceNum,
     {
-        Ok(TensorBase::matmul(self, rhs)?.into_shared())
+        Ok(TensorBase::matmul(&self.view().into_dyn(), &rhs.view().into_dyn())?.into_shared())
     }
     fn softmax(&self, axis: isize) -> Result<Self>
     where
