@@ -11,26 +11,10 @@ mod breadth_common;
 
 use breadth_common::*;
 use ferrotensor::linalg::{self, LinalgNormOrd, LinalgScalar, PowerElement, Trans, Uplo};
+use ferrotensor::manip::AsDynView;
 use ferrotensor::prelude::*;
 use num_complex::Complex;
 use serde_json::Value;
-
-fn bases<T: Golden>(case: &Value) -> Vec<Tensor<T>> {
-    let dt = case["dtype"].as_str().unwrap();
-    let inputs = case["inputs"].as_array().unwrap();
-    inputs
-        .iter()
-        .enumerate()
-        .map(|(i, x)| input::<T>(x, i, dt))
-        .collect()
-}
-
-fn views<'a, T: Golden>(b: &'a [Tensor<T>], case: &Value) -> Vec<TensorView<'a, T>> {
-    b.iter()
-        .zip(case["inputs"].as_array().unwrap())
-        .map(|(t, x)| view_of(t, x))
-        .collect()
-}
 
 /// Relative tolerance for a precision (scaled by the largest value of the result).
 fn tol<T: Golden>() -> f64 {
@@ -406,7 +390,10 @@ where
             1.0,
             ctx,
         ),
-        "multi_dot" => expect(linalg::multi_dot(&v), want, name, t, 1.0, ctx),
+        "multi_dot" => {
+            let refs: Vec<&dyn AsDynView<T>> = v.iter().map(|x| x as _).collect();
+            expect(linalg::multi_dot(&refs), want, name, t, 1.0, ctx)
+        }
         "cond" => {
             // Rounding decides the size of a singular matrix's condition number: any
             // value beyond 1/(100·eps) (or infinity) matches any other such value.

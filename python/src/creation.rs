@@ -689,7 +689,7 @@ pub fn meshgrid(arrays: Vec<Bound<'_, PyAny>>, indexing: &str) -> PyResult<Vec<A
         .fold(ds[0].dtype(), |a, d| a.promote(d.dtype()));
     let ds: Vec<Data> = ds.iter().map(|d| d.astype(dt)).collect();
     let out = with_type!(dt, T => {
-        let ts: Vec<&ferrotensor::TensorArc<T, IxDyn>> = ds.iter().map(|d| <T as crate::data::Elem>::peel(d).expect("one dtype")).collect();
+        let ts: Vec<&dyn ferrotensor::manip::AsDynView<T>> = ds.iter().map(|d| <T as crate::data::Elem>::peel(d).expect("one dtype") as &dyn ferrotensor::manip::AsDynView<T>).collect();
         ferrotensor::manip::meshgrid(&ts, ix).py()?.into_iter().map(|t| Array::from(t.into_data())).collect()
     }, unreachable!());
     Ok(out)

@@ -170,28 +170,28 @@ fn eval(op: Bin, a: &Data, b: &Data) -> PyResult<Data> {
             pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64; x, y => (x ^ y).into_data(); return Err(err()))
         }
         Bin::Shl => {
-            pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64; x, y => x.left_shift(y).py()?.into_data(); return Err(err()))
+            pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64; x, y => x.try_shl(y).py()?.into_data(); return Err(err()))
         }
         Bin::Shr => {
-            pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64; x, y => x.right_shift(y).py()?.into_data(); return Err(err()))
+            pair!(a, b; I8|I16|I32|I64|U8|U16|U32|U64; x, y => x.try_shr(y).py()?.into_data(); return Err(err()))
         }
         Bin::Eq => {
-            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128; x, y => x.try_eq(y).py()?.into_data(); return Err(err()))
+            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128; x, y => x.eq(y).py()?.into_data(); return Err(err()))
         }
         Bin::Ne => {
-            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128; x, y => x.try_ne(y).py()?.into_data(); return Err(err()))
+            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64|C64|C128; x, y => x.ne(y).py()?.into_data(); return Err(err()))
         }
         Bin::Lt => {
-            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.try_lt(y).py()?.into_data(); return Err(err()))
+            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.lt(y).py()?.into_data(); return Err(err()))
         }
         Bin::Le => {
-            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.try_le(y).py()?.into_data(); return Err(err()))
+            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.le(y).py()?.into_data(); return Err(err()))
         }
         Bin::Gt => {
-            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.try_gt(y).py()?.into_data(); return Err(err()))
+            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.gt(y).py()?.into_data(); return Err(err()))
         }
         Bin::Ge => {
-            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.try_ge(y).py()?.into_data(); return Err(err()))
+            pair!(a, b; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64; x, y => x.ge(y).py()?.into_data(); return Err(err()))
         }
     })
 }

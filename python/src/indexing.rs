@@ -239,7 +239,7 @@ pub fn setitem(x: &mut Data, s: SetItem) -> PyResult<()> {
     if idx.first().is_some_and(|i| i.size() == 0) {
         return Ok(());
     }
-    *x = crate::pair_same!(&*x, &v, t, val => t.index_put(&idx, val).py()?.into_data());
+    *x = crate::pair_same!(&*x, &v, t, val => t.index_put(&idx.iter().map(|i| i as &dyn ferrotensor::manip::AsDynView<usize>).collect::<Vec<_>>(), val).py()?.into_data());
     Ok(())
 }
 

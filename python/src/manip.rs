@@ -9,7 +9,7 @@ use crate::errors::OrPy;
 use crate::stats::parse_axes;
 use crate::{each_all, each_int, with_type};
 use ferrotensor::io::DType;
-use ferrotensor::{IxDyn, SliceItem, TensorArc, TensorView};
+use ferrotensor::{IxDyn, SliceItem, TensorView};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -312,9 +312,11 @@ fn promoted_list(arrays: &Bound<'_, PyAny>, op: &str) -> PyResult<(Vec<Data>, DT
     Ok((ds.iter().map(|d| d.astype(dt)).collect(), dt))
 }
 
-fn typed<T: Elem>(ds: &[Data]) -> Vec<&TensorArc<T, IxDyn>> {
+fn typed<T: Elem>(ds: &[Data]) -> Vec<&dyn ferrotensor::manip::AsView<T, IxDyn>> {
     ds.iter()
-        .map(|d| T::peel(d).expect("promoted to one dtype"))
+        .map(|d| {
+            T::peel(d).expect("promoted to one dtype") as &dyn ferrotensor::manip::AsView<T, IxDyn>
+        })
         .collect()
 }
 

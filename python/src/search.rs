@@ -289,7 +289,7 @@ fn diff(
                 cur = cur
                     .try_slice(&hi)
                     .py()?
-                    .try_ne(&cur.try_slice(&lo).py()?)
+                    .ne(&cur.try_slice(&lo).py()?)
                     .py()?;
             }
             cur.into_data()

@@ -329,7 +329,7 @@ fn cumulative(
             let a = if ax < 0 { ax + shape.len() as isize } else { ax } as usize;
             shape[a] = 1;
             let init = Tensor::<_, IxDyn>::full(shape, if product { ferrotensor::Num::from_usize(1) } else { ferrotensor::Num::from_usize(0) });
-            ferrotensor::manip::concatenate(&[init.view(), c.view()], ax).py()?.into_data()
+            ferrotensor::manip::concatenate(&[&init.view(), &c.view()], ax).py()?.into_data()
         } else {
             c.into_data()
         }
@@ -415,7 +415,11 @@ fn arg_extremum(
     let out = match axis {
         Some(a) => {
             crate::match_data!(&d; Bool|I8|I16|I32|I64|U8|U16|U32|U64|F32|F64;
-                t => if is_max { t.argmax_axis(a, keepdims) } else { t.argmin_axis(a, keepdims) }.py()?.into_data();
+                t => {
+                    let r = if is_max { t.argmax_axis(a) } else { t.argmin_axis(a) }.py()?;
+                    // keepdims: the reduced axis back as length 1
+                    if keepdims { r.unsqueeze(a).py()?.to_owned().into_data() } else { r.into_data() }
+                };
                 _ => unreachable!())
         }
         None => {

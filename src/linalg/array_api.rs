@@ -2,13 +2,17 @@
 //! of the classic ones: `vecdot`, `cross`, `diagonal`, `matrix_transpose`, `trace` (last
 //! two axes, with an offset) and the 1-D-only `outer`.
 
+use super::BatchDim;
 use crate::element::Num;
 use crate::error::{Error, Result, fmt_shape};
 use crate::layout::transform::normalize_axis;
-use crate::layout::{Dimension, IxDyn};
+use crate::layout::{DimMax, Dimension, Ix2, IxDyn, RemoveAxis};
 use crate::manip::{axis_last, restore_axis};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase, TensorView};
+
+/// The rank type of [`vecdot`]: the broadcast rank less the reduced axis.
+type VecdotDim<D, D2> = <<D as DimMax<D2>>::Output as RemoveAxis>::Smaller;
 
 /// Two views with a shared shape and the length of their last axis.
 type Paired<'a, T> = (TensorView<'a, T, IxDyn>, TensorView<'a, T, IxDyn>, usize);
@@ -59,11 +63,14 @@ fn paired<'a, T: Num>(
 /// let b = Tensor::from_vec(vec![1.0, 0.0, -1.0], [3]).unwrap();
 /// assert_eq!(vecdot(&a, &b, -1).unwrap().to_vec(), vec![-2.0, -2.0]);
 /// ```
-pub fn vecdot<T: Num, S: Storage<Elem = T>, D: Dimension, S2: Storage<Elem = T>, D2: Dimension>(
+pub fn vecdot<T: Num, S: Storage<Elem = T>, D: DimMax<D2>, S2: Storage<Elem = T>, D2: Dimension>(
     x1: &TensorBase<S, D>,
     x2: &TensorBase<S2, D2>,
     axis: isize,
-) -> Result<Tensor<T, IxDyn>> {
+) -> Result<Tensor<T, VecdotDim<D, D2>>>
+where
+    D::Output: RemoveAxis,
+{
     let op = "vecdot";
     let (a, b, n) = paired(&x1.view().into_dyn(), &x2.view().into_dyn(), axis, None, op)?;
     let (av, bv) = (a.to_vec(), b.to_vec());
@@ -76,7 +83,7 @@ pub fn vecdot<T: Num, S: Storage<Elem = T>, D: Dimension, S2: Storage<Elem = T>,
             .map(|(p, q)| p.iter().zip(q).fold(T::zero(), |s, (&x, &y)| s.wadd(x.conj().wmul(y))))
             .collect()
     };
-    Tensor::from_vec(out, shape.to_vec())
+    Tensor::from_vec(out, shape.to_vec())?.into_dim()
 }
 
 /// The cross product of 3-element vectors along `axis`, other axes broadcast (NumPy's
@@ -91,11 +98,11 @@ pub fn vecdot<T: Num, S: Storage<Elem = T>, D: Dimension, S2: Storage<Elem = T>,
 /// let y = Tensor::from_vec(vec![0, 1, 0, 0, 0, 1], [2, 3]).unwrap();
 /// assert_eq!(cross(&x, &y, -1).unwrap().to_vec(), vec![0, 0, 1, 0, -1, 0]);
 /// ```
-pub fn cross<T: Num, S: Storage<Elem = T>, D: Dimension, S2: Storage<Elem = T>, D2: Dimension>(
+pub fn cross<T: Num, S: Storage<Elem = T>, D: DimMax<D2>, S2: Storage<Elem = T>, D2: Dimension>(
     x1: &TensorBase<S, D>,
     x2: &TensorBase<S2, D2>,
     axis: isize,
-) -> Result<Tensor<T, IxDyn>> {
+) -> Result<Tensor<T, D::Output>> {
     let op = "cross";
     let (a, b, _) = paired(&x1.view().into_dyn(), &x2.view().into_dyn(), axis, Some(3), op)?;
     let (av, bv) = (a.to_vec(), b.to_vec());
@@ -108,7 +115,7 @@ pub fn cross<T: Num, S: Storage<Elem = T>, D: Dimension, S2: Storage<Elem = T>, 
     // The result's axis goes where NumPy puts it: `axis` of the broadcast result.
     let moved = a.shape().to_vec();
     let ax = normalize_axis(axis, moved.len(), op)?;
-    restore_axis(out, &moved, ax, op)
+    restore_axis::<T, IxDyn>(out, &moved, ax, op)?.into_dim()
 }
 
 /// The diagonals of the last two axes, offset `offset` (NumPy's and the array API's
@@ -120,12 +127,12 @@ pub fn cross<T: Num, S: Storage<Elem = T>, D: Dimension, S2: Storage<Elem = T>, 
 /// let a = Tensor::from_vec((0..8).collect(), [2, 2, 2]).unwrap();
 /// assert_eq!(diagonal(&a, 0).unwrap().to_vec(), vec![0, 3, 4, 7]);
 /// ```
-pub fn diagonal<T: Num, S: Storage<Elem = T>, D: Dimension>(
+pub fn diagonal<T: Num, S: Storage<Elem = T>, D: RemoveAxis>(
     x: &TensorBase<S, D>,
     offset: isize,
-) -> Result<TensorView<'_, T, IxDyn>> {
+) -> Result<TensorView<'_, T, D::Smaller>> {
     at_least_2d(x.shape(), "diagonal")?;
-    x.view().diagonal(offset, -2, -1)
+    x.view().diagonal(offset, -2, -1)?.into_dim()
 }
 
 /// The last two axes swapped (NumPy's and the array API's `matrix_transpose(x)`; a
@@ -155,15 +162,18 @@ pub fn matrix_transpose<T: Num, S: Storage<Elem = T>, D: Dimension>(
 /// assert_eq!(trace(&a, 0).unwrap().to_vec(), vec![3, 11]);
 /// assert_eq!(trace(&a, 1).unwrap().to_vec(), vec![1, 5]);
 /// ```
-pub fn trace<T: Num, S: Storage<Elem = T>, D: Dimension>(
+pub fn trace<T: Num, S: Storage<Elem = T>, D: RemoveAxis>(
     x: &TensorBase<S, D>,
     offset: isize,
-) -> Result<Tensor<T, IxDyn>> {
+) -> Result<Tensor<T, BatchDim<D>>>
+where
+    D::Smaller: RemoveAxis,
+{
     let d = diagonal(x, offset).map_err(|e| match e {
         Error::Shape { msg, .. } => Error::shape("trace", msg),
         other => other,
     })?;
-    d.sum_axes(&[-1], false)
+    d.sum_axes(&[-1], false)?.into_dim()
 }
 
 /// The outer product of two 1-D tensors (the array API's `linalg.outer(x1, x2)`;
@@ -180,7 +190,7 @@ pub fn trace<T: Num, S: Storage<Elem = T>, D: Dimension>(
 pub fn outer<T: Num, S: Storage<Elem = T>, D: Dimension, S2: Storage<Elem = T>, D2: Dimension>(
     x1: &TensorBase<S, D>,
     x2: &TensorBase<S2, D2>,
-) -> Result<Tensor<T, IxDyn>> {
+) -> Result<Tensor<T, Ix2>> {
     if x1.ndim() != 1 || x2.ndim() != 1 {
         return Err(Error::shape(
             "outer",

@@ -4,8 +4,8 @@
 use super::scalar::LinalgScalar;
 use crate::element::{Float, Num};
 use crate::error::{Error, Result, fmt_shape};
+use crate::layout::Dimension;
 use crate::layout::transform::broadcast_shapes;
-use crate::layout::{Dimension, IxDyn};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 use faer::{Mat, MatRef};
@@ -144,9 +144,9 @@ pub(crate) fn push_mat_h<T: LinalgScalar>(out: &mut Vec<T>, m: MatRef<'_, T>) {
 }
 
 /// An owned tensor of `shape` (batch dims followed by `tail`) from row-major data.
-pub(crate) fn tensor<T: Num>(data: Vec<T>, batch: &[usize], tail: &[usize]) -> Result<Tensor<T, IxDyn>> {
+pub(crate) fn tensor<T: Num, D: Dimension>(data: Vec<T>, batch: &[usize], tail: &[usize]) -> Result<Tensor<T, D>> {
     let shape: Vec<usize> = batch.iter().chain(tail).copied().collect();
-    Tensor::from_vec(data, shape)
+    Tensor::from_vec(data, shape)?.into_dim()
 }
 
 /// A batch of square systems `a · x = b` with `b` a vector `(n,)` (for every matrix of
@@ -199,7 +199,7 @@ impl<T: LinalgScalar> System<T> {
     }
 
     /// The solutions (row-major, one `(n, k)` block per matrix) as a tensor of `b`'s form.
-    pub fn finish(&self, out: Vec<T>) -> Result<Tensor<T, IxDyn>> {
+    pub fn finish<D: Dimension>(&self, out: Vec<T>) -> Result<Tensor<T, D>> {
         if self.vector {
             tensor(out, &self.batch, &[self.b.rows])
         } else {

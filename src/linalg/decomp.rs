@@ -4,21 +4,19 @@
 use super::batch::{Batch, push_mat, push_mat_h, tensor};
 use super::scalar::LinalgScalar;
 use crate::error::{Error, Result};
-use crate::layout::{Dimension, IxDyn};
+use crate::layout::{Dimension, RemoveAxis};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 use faer::Side;
 
-/// Tensors returned by a decomposition.
-type T2<T> = (Tensor<T, IxDyn>, Tensor<T, IxDyn>);
-/// Eigenvalues (real) and eigenvectors.
-type Eigh<T> = (Tensor<<T as faer::traits::ComplexField>::Real, IxDyn>, Tensor<T, IxDyn>);
-/// `U`, the singular values (real) and `Vᴴ`.
-type Svd<T> = (
-    Tensor<T, IxDyn>,
-    Tensor<<T as faer::traits::ComplexField>::Real, IxDyn>,
-    Tensor<T, IxDyn>,
-);
+/// `Q` and `R` of [`qr`], both of the input's rank type.
+type Qr<T, D> = (Tensor<T, D>, Tensor<T, D>);
+/// Real values with one axis fewer than `D`.
+type RealSmaller<T, D> = Tensor<<T as faer::traits::ComplexField>::Real, <D as RemoveAxis>::Smaller>;
+/// `U`, the singular values (real, one axis fewer) and `Vᴴ` of [`svd`].
+type Svd<T, D> = (Tensor<T, D>, RealSmaller<T, D>, Tensor<T, D>);
+/// Eigenvalues (real, one axis fewer) and eigenvectors of [`eigh`].
+type Eigh<T, D> = (RealSmaller<T, D>, Tensor<T, D>);
 
 /// Which triangle of a Hermitian matrix is read (NumPy's `UPLO`); the other is ignored.
 ///
@@ -53,7 +51,7 @@ impl Uplo {
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::cholesky;
 /// let a = Tensor::from_vec(vec![4.0f64, 2.0, 2.0, 3.0], [2, 2]).unwrap();
-/// let l = cholesky(&a, false).unwrap();
+/// let l: Tensor<f64, Ix2> = cholesky(&a, false).unwrap();
 /// assert_eq!(l.to_vec()[1], 0.0);
 /// let back = &l % l.t();
 /// assert!(back.to_vec().iter().zip(a.to_vec()).all(|(x, y)| (x - y).abs() < 1e-12));
@@ -64,7 +62,7 @@ impl Uplo {
 pub fn cholesky<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(
     a: &TensorBase<S, D>,
     upper: bool,
-) -> Result<Tensor<T, IxDyn>> {
+) -> Result<Tensor<T, D>> {
     let op = "cholesky";
     let ba = Batch::of(a, op, true)?;
     let side = if upper { Side::Upper } else { Side::Lower };
@@ -102,7 +100,7 @@ pub fn cholesky<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(
 /// let back = &q % &r;
 /// assert!(back.to_vec().iter().zip(a.to_vec()).all(|(x, y)| (x - y).abs() < 1e-12));
 /// ```
-pub fn qr<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<T2<T>> {
+pub fn qr<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<Qr<T, D>> {
     let ba = Batch::of(a, "qr", false)?;
     let k = ba.rows.min(ba.cols);
     let (mut qs, mut rs) = (Vec::new(), Vec::new());
@@ -132,14 +130,14 @@ pub fn qr<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S,
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::svd;
 /// let a = Tensor::from_vec(vec![3.0f64, 0.0, 0.0, -2.0], [2, 2]).unwrap();
-/// let (u, s, vh) = svd(&a, false).unwrap();
+/// let (u, s, vh): (Tensor<f64, Ix2>, Tensor<f64, Ix1>, Tensor<f64, Ix2>) = svd(&a, false).unwrap();
 /// assert_eq!(s.to_vec(), vec![3.0, 2.0]);
 /// assert_eq!((u.shape(), vh.shape()), (&[2usize, 2][..], &[2usize, 2][..]));
 /// ```
-pub fn svd<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(
+pub fn svd<T: LinalgScalar, S: Storage<Elem = T>, D: RemoveAxis>(
     a: &TensorBase<S, D>,
     full_matrices: bool,
-) -> Result<Svd<T>> {
+) -> Result<Svd<T, D>> {
     let op = "svd";
     let ba = Batch::of(a, op, false)?;
     let k = ba.rows.min(ba.cols);
@@ -171,11 +169,14 @@ pub fn svd<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::{eigh, Uplo};
 /// let a = Tensor::from_vec(vec![2.0f64, 1.0, 1.0, 2.0], [2, 2]).unwrap();
-/// let (w, v) = eigh(&a, Uplo::Lower).unwrap();
+/// let (w, v): (Tensor<f64, Ix1>, Tensor<f64, Ix2>) = eigh(&a, Uplo::Lower).unwrap();
 /// assert!((w.to_vec()[0] - 1.0).abs() < 1e-12 && (w.to_vec()[1] - 3.0).abs() < 1e-12);
 /// assert_eq!(v.shape(), &[2, 2]);
 /// ```
-pub fn eigh<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>, uplo: Uplo) -> Result<Eigh<T>> {
+pub fn eigh<T: LinalgScalar, S: Storage<Elem = T>, D: RemoveAxis>(
+    a: &TensorBase<S, D>,
+    uplo: Uplo,
+) -> Result<Eigh<T, D>> {
     let op = "eigh";
     let ba = Batch::of(a, op, true)?;
     let (mut ws, mut vs) = (Vec::new(), Vec::new());

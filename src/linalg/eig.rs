@@ -6,15 +6,15 @@ use super::batch::{Batch, tensor};
 use super::decomp::Uplo;
 use super::scalar::LinalgScalar;
 use crate::error::{Error, Result};
-use crate::layout::{Dimension, IxDyn};
+use crate::layout::RemoveAxis;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 use num_complex::Complex;
 
 /// Eigenvalues and eigenvectors of [`eig`].
-type Eig<T> = (
-    Tensor<<T as LinalgScalar>::Cx, IxDyn>,
-    Tensor<<T as LinalgScalar>::Cx, IxDyn>,
+type Eig<T, D> = (
+    Tensor<<T as LinalgScalar>::Cx, <D as RemoveAxis>::Smaller>,
+    Tensor<<T as LinalgScalar>::Cx, D>,
 );
 
 /// NumPy's `LinAlgError` for non-finite input to `eig`/`eigvals`.
@@ -43,7 +43,7 @@ fn finite<T: LinalgScalar>(b: &Batch<T>, op: &'static str) -> Result<()> {
 /// assert!((w[0] - Complex::new(0.0, -1.0)).norm() < 1e-12 && (w[1] - Complex::new(0.0, 1.0)).norm() < 1e-12);
 /// assert_eq!(v.shape(), &[2, 2]);
 /// ```
-pub fn eig<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<Eig<T>> {
+pub fn eig<T: LinalgScalar, S: Storage<Elem = T>, D: RemoveAxis>(a: &TensorBase<S, D>) -> Result<Eig<T, D>> {
     let op = "eig";
     let ba = Batch::of(a, op, true)?;
     finite(&ba, op)?;
@@ -95,9 +95,9 @@ fn normalise<R: crate::element::Float>(c: &mut [Complex<R>]) {
 /// w.sort_by(|a, b| a.partial_cmp(b).unwrap());
 /// assert_eq!(w, vec![2.0, 3.0]);
 /// ```
-pub fn eigvals<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(
+pub fn eigvals<T: LinalgScalar, S: Storage<Elem = T>, D: RemoveAxis>(
     a: &TensorBase<S, D>,
-) -> Result<Tensor<T::Cx, IxDyn>> {
+) -> Result<Tensor<T::Cx, D::Smaller>> {
     let op = "eigvals";
     let ba = Batch::of(a, op, true)?;
     finite(&ba, op)?;
@@ -123,10 +123,10 @@ pub fn eigvals<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(
 /// let w = eigvalsh(&a, Uplo::Lower).unwrap().to_vec();
 /// assert!((w[0] - 1.0).abs() < 1e-12 && (w[1] - 3.0).abs() < 1e-12);
 /// ```
-pub fn eigvalsh<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(
+pub fn eigvalsh<T: LinalgScalar, S: Storage<Elem = T>, D: RemoveAxis>(
     a: &TensorBase<S, D>,
     uplo: Uplo,
-) -> Result<Tensor<T::Real, IxDyn>> {
+) -> Result<Tensor<T::Real, D::Smaller>> {
     let op = "eigvalsh";
     let ba = Batch::of(a, op, true)?;
     let mut ws = Vec::with_capacity(ba.count() * ba.rows);
@@ -150,9 +150,9 @@ pub fn eigvalsh<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(
 /// let a = Tensor::from_vec(vec![0.0f64, 2.0, 3.0, 0.0, 0.0, 0.0], [3, 2]).unwrap();
 /// assert_eq!(svdvals(&a).unwrap().to_vec(), vec![3.0, 2.0]);
 /// ```
-pub fn svdvals<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(
+pub fn svdvals<T: LinalgScalar, S: Storage<Elem = T>, D: RemoveAxis>(
     a: &TensorBase<S, D>,
-) -> Result<Tensor<T::Real, IxDyn>> {
+) -> Result<Tensor<T::Real, D::Smaller>> {
     let op = "svdvals";
     let ba = Batch::of(a, op, false)?;
     if !ba.data.iter().all(|x| x.all_finite()) {

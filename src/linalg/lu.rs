@@ -5,7 +5,7 @@
 use super::batch::{Batch, System, push_mat, tensor};
 use super::scalar::LinalgScalar;
 use crate::error::{Error, Result, fmt_shape};
-use crate::layout::{Dimension, IxDyn};
+use crate::layout::{Dimension, MatmulDim, RemoveAxis};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 use faer::linalg::triangular_solve as tri;
@@ -29,9 +29,9 @@ pub enum Trans {
 }
 
 /// `P`, `L`, `U` of [`lu`].
-type Plu<T> = (Tensor<T, IxDyn>, Tensor<T, IxDyn>, Tensor<T, IxDyn>);
+type Plu<T, D> = (Tensor<T, D>, Tensor<T, D>, Tensor<T, D>);
 /// The packed factors and pivots of [`lu_factor`].
-type Factor<T> = (Tensor<T, IxDyn>, Tensor<usize, IxDyn>);
+type Factor<T, D> = (Tensor<T, D>, Tensor<usize, <D as RemoveAxis>::Smaller>);
 
 /// The row permutation of faer's LU as SciPy's `P` (`a = P · L · U`): column `j` of
 /// `P` is the unit vector of the original row that ended at position `j`.
@@ -77,7 +77,7 @@ fn lapack_pivots(fwd: &[usize], k: usize) -> Vec<usize> {
 /// let back = &(&p % &l) % &u;
 /// assert!(back.to_vec().iter().zip(a.to_vec()).all(|(x, y)| (x - y).abs() < 1e-12));
 /// ```
-pub fn lu<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<Plu<T>> {
+pub fn lu<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<Plu<T, D>> {
     let ba = Batch::of(a, "lu", false)?;
     let (m, n) = (ba.rows, ba.cols);
     let k = m.min(n);
@@ -108,7 +108,7 @@ pub fn lu<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S,
 /// assert_eq!(piv.to_vec(), vec![1, 1]);
 /// assert_eq!(lu.to_vec(), vec![3.0, 4.0, 1.0 / 3.0, 2.0 - 4.0 / 3.0]);
 /// ```
-pub fn lu_factor<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<Factor<T>> {
+pub fn lu_factor<T: LinalgScalar, S: Storage<Elem = T>, D: RemoveAxis>(a: &TensorBase<S, D>) -> Result<Factor<T, D>> {
     let ba = Batch::of(a, "lu_factor", false)?;
     let (m, n) = (ba.rows, ba.cols);
     let k = m.min(n);
@@ -166,13 +166,19 @@ fn singular_at<T: LinalgScalar>(m: MatRef<'_, T>, op: &'static str) -> Result<()
 /// assert_eq!(x.to_vec(), vec![1.0, 2.0]);
 /// assert!(solve_triangular(&Tensor::<f64, _>::zeros([2, 2]), &b, Trans::N, true, false).is_err());
 /// ```
-pub fn solve_triangular<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension, S2: Storage<Elem = T>, D2: Dimension>(
+pub fn solve_triangular<
+    T: LinalgScalar,
+    S: Storage<Elem = T>,
+    D: MatmulDim<D2>,
+    S2: Storage<Elem = T>,
+    D2: Dimension,
+>(
     a: &TensorBase<S, D>,
     b: &TensorBase<S2, D2>,
     trans: Trans,
     lower: bool,
     unit_diagonal: bool,
-) -> Result<Tensor<T, IxDyn>> {
+) -> Result<Tensor<T, D::Output>> {
     let op = "solve_triangular";
     let sys = System::of(a, b, op)?;
     let mut out = Vec::with_capacity(sys.b.count() * sys.b.rows * sys.b.cols);
@@ -206,11 +212,11 @@ pub fn lu_solve<T, S, D, S2, D2, S3, D3>(
     piv: &TensorBase<S3, D3>,
     b: &TensorBase<S2, D2>,
     trans: Trans,
-) -> Result<Tensor<T, IxDyn>>
+) -> Result<Tensor<T, D::Output>>
 where
     T: LinalgScalar,
     S: Storage<Elem = T>,
-    D: Dimension,
+    D: MatmulDim<D2>,
     S2: Storage<Elem = T>,
     D2: Dimension,
     S3: Storage<Elem = usize>,

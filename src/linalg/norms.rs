@@ -1,6 +1,7 @@
 //! Batched norms and condition numbers: NumPy's (and the array API's) `matrix_norm`,
 //! `vector_norm` and `cond`, real and complex.
 
+use super::BatchDim;
 use super::LinalgNormOrd;
 use super::batch::{Batch, tensor};
 use super::lstsq::{norm_of_moduli, thin_svd};
@@ -8,7 +9,7 @@ use super::power::try_inverse;
 use super::scalar::LinalgScalar;
 use crate::error::{Error, Result, fmt_shape};
 use crate::layout::transform::permute_layout;
-use crate::layout::{Dimension, IxDyn, Order};
+use crate::layout::{Dimension, IxDyn, Order, RemoveAxis};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 use num_traits::Float as _;
@@ -144,10 +145,13 @@ fn lane_norm<T: LinalgScalar>(x: &[T], ord: f64) -> T::Real {
 /// let s = Tensor::from_vec(vec![1.0f64, 2.0, 2.0, 4.0], [2, 2]).unwrap();
 /// assert!(cond(&s, Some(LinalgNormOrd::Fro)).unwrap().to_scalar().unwrap().is_infinite());
 /// ```
-pub fn cond<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(
+pub fn cond<T: LinalgScalar, S: Storage<Elem = T>, D: RemoveAxis>(
     x: &TensorBase<S, D>,
     p: Option<LinalgNormOrd>,
-) -> Result<Tensor<T::Real, IxDyn>> {
+) -> Result<Tensor<T::Real, BatchDim<D>>>
+where
+    D::Smaller: RemoveAxis,
+{
     let op = "cond";
     let svd_order = matches!(p, None | Some(LinalgNormOrd::P(2.0)) | Some(LinalgNormOrd::P(-2.0)));
     let b = Batch::of(x, op, !svd_order)?;

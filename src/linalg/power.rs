@@ -5,7 +5,7 @@ use super::scalar::LinalgScalar;
 use crate::element::Num;
 use crate::error::{Error, Result, fmt_shape};
 use crate::layout::{Dimension, IxDyn};
-use crate::manip::AsView;
+use crate::manip::AsDynView;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase, TensorView};
 use half::{bf16, f16};
@@ -91,8 +91,18 @@ fn stacked_square(shape: &[usize], op: &'static str) -> Result<()> {
 /// assert_eq!(matrix_power(&a, 2).unwrap().to_vec(), vec![-1.0, 0.0, 0.0, -1.0]);
 /// assert_eq!(matrix_power(&a, 0).unwrap().to_vec(), vec![1.0, 0.0, 0.0, 1.0]);
 /// assert_eq!(matrix_power(&a, -1).unwrap().to_vec(), vec![0.0, -1.0, 1.0, 0.0]);
+/// let b: Tensor<f64, Ix2> = matrix_power(&a, 5).unwrap();
+/// assert_eq!(b.to_vec(), vec![0.0, 1.0, -1.0, 0.0]);
 /// ```
 pub fn matrix_power<T: PowerElement, S: Storage<Elem = T>, D: Dimension>(
+    a: &TensorBase<S, D>,
+    n: i64,
+) -> Result<Tensor<T, D>> {
+    power_dyn(a, n)?.into_dim()
+}
+
+/// [`matrix_power`] with a dynamic-rank result.
+fn power_dyn<T: PowerElement, S: Storage<Elem = T>, D: Dimension>(
     a: &TensorBase<S, D>,
     n: i64,
 ) -> Result<Tensor<T, IxDyn>> {
@@ -138,6 +148,8 @@ pub fn matrix_power<T: PowerElement, S: Storage<Elem = T>, D: Dimension>(
 /// The product of two or more matrices in the cheapest order (NumPy's
 /// `multi_dot(arrays)`): the first may be 1-D (a row vector) and the last 1-D (a
 /// column vector), the others 2-D; with exactly two inputs it is NumPy's `dot`. The
+/// inputs are a slice of references of any ranks and ownership kinds (`&[&v, &m, &w]`,
+/// see [`AsDynView`]); the result's rank depends on theirs, hence `IxDyn`. The
 /// order minimises scalar multiplications (matrix-chain dynamic programming, NumPy's
 /// rule for three). `Err` for fewer than two inputs, other ranks, or shapes that do
 /// not chain.
@@ -145,19 +157,19 @@ pub fn matrix_power<T: PowerElement, S: Storage<Elem = T>, D: Dimension>(
 /// ```
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::multi_dot;
-/// let a = Tensor::<f64, _>::ones(vec![10, 100]);
-/// let b = Tensor::<f64, _>::ones(vec![100, 5]);
-/// let c = Tensor::<f64, _>::ones(vec![5]);
+/// let a = Tensor::<f64, _>::ones([10, 100]);
+/// let b = Tensor::<f64, _>::ones([100, 5]).into_dyn();
+/// let c = Tensor::<f64, _>::ones([5]);
 /// let r = multi_dot(&[&a, &b, &c]).unwrap();
 /// assert_eq!((r.shape(), r.to_vec()[0]), (&[10usize][..], 500.0));
 /// ```
-pub fn multi_dot<T: Num, D: Dimension, V: AsView<T, D>>(arrays: &[V]) -> Result<Tensor<T, IxDyn>> {
+pub fn multi_dot<T: Num>(arrays: &[&dyn AsDynView<T>]) -> Result<Tensor<T, IxDyn>> {
     let op = "multi_dot";
     let n = arrays.len();
     if n < 2 {
         return Err(Error::value(op, format!("expecting at least two arrays, got {n}")));
     }
-    let views: Vec<TensorView<'_, T, IxDyn>> = arrays.iter().map(|v| v.as_view().into_dyn()).collect();
+    let views: Vec<TensorView<'_, T, IxDyn>> = arrays.iter().map(|v| v.as_dyn_view()).collect();
     if n == 2 {
         return views[0].dot(&views[1]);
     }

@@ -6,16 +6,16 @@
 //! scales such a matrix first and the singular values back after; so does this.
 
 use super::scalar::LinalgScalar;
-use crate::element::Num;
 use faer::Mat;
 use num_traits::Float;
+use num_traits::{One, Zero};
 use std::borrow::Cow;
 
 /// `m` scaled to a largest modulus of 1 when that modulus lies outside
 /// `[√min_positive / ε, ε / √min_positive]` (LAPACK's safe range), with the factor `c`
 /// (`m = c · scaled`) that multiplies the singular values back; `m` itself and 1 otherwise.
 pub(crate) fn scaled_for_svd<T: LinalgScalar>(m: &Mat<T>) -> (Cow<'_, Mat<T>>, T::Real) {
-    let mut amax = T::Real::zero();
+    let mut amax = <T::Real as Zero>::zero();
     for j in 0..m.ncols() {
         for i in 0..m.nrows() {
             let a = m[(i, j)].modulus();
@@ -25,8 +25,8 @@ pub(crate) fn scaled_for_svd<T: LinalgScalar>(m: &Mat<T>) -> (Cow<'_, Mat<T>>, T
         }
     }
     let small = T::Real::min_positive_value().sqrt() / T::Real::epsilon();
-    if !amax.is_finite() || amax == T::Real::zero() || (amax >= small && amax <= small.recip()) {
-        return (Cow::Borrowed(m), <T::Real as Num>::one());
+    if !amax.is_finite() || amax == <T::Real as Zero>::zero() || (amax >= small && amax <= small.recip()) {
+        return (Cow::Borrowed(m), <T::Real as One>::one());
     }
     let inv = T::from_real(amax.recip());
     (

@@ -233,7 +233,7 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
                 ),
             ));
         }
-        let joined = concatenate(&[self.view().into_dyn(), values.view().into_dyn()], axis).map_err(|e| match e {
+        let joined = concatenate(&[&self.view().into_dyn(), &values.view().into_dyn()], axis).map_err(|e| match e {
             Error::Shape { msg, .. } => Error::shape(op, msg),
             Error::Axis { msg, .. } => Error::axis(op, msg),
             other => other,

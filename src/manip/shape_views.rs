@@ -1,7 +1,7 @@
 //! NumPy's shape helpers that only compute layouts: `flip` over several axes,
 //! `atleast_1d/2d/3d`, `broadcast_arrays` and n-ary `broadcast_shapes`.
 
-use super::view_with;
+use super::{AsDynView, view_with};
 use crate::element::Element;
 use crate::error::{Error, Result, fmt_shape};
 use crate::layout::transform as tf;
@@ -179,52 +179,21 @@ pub fn broadcast_shapes<S: AsRef<[usize]>>(shapes: &[S]) -> Result<Vec<usize>> {
     Ok(out)
 }
 
-/// Anything that lends a view for a lifetime `'a` that outlives the call: references to
-/// tensors of any ownership kind (`&a`) and views (`a.view()`). [`broadcast_arrays`]
-/// takes slices of it, so its views borrow the tensors, not the slice.
-///
-/// ```
-/// use ferrotensor::prelude::*;
-/// use ferrotensor::manip::ViewFor;
-/// let a = Tensor::<f32, _>::ones([2]);
-/// let v: TensorView<'_, f32, Ix1> = (&a).view_for();
-/// assert_eq!(v.as_ptr(), a.as_ptr());
-/// ```
-pub trait ViewFor<'a, T: Element, D: Dimension> {
-    /// The view, borrowing for `'a`.
-    fn view_for(&self) -> TensorView<'a, T, D>;
-}
-
-impl<'a, T: Element, S: crate::storage::Storage<Elem = T>, D: Dimension> ViewFor<'a, T, D>
-    for &'a crate::tensor::TensorBase<S, D>
-{
-    fn view_for(&self) -> TensorView<'a, T, D> {
-        (*self).view()
-    }
-}
-
-impl<'a, T: Element, D: Dimension> ViewFor<'a, T, D> for TensorView<'a, T, D> {
-    fn view_for(&self) -> TensorView<'a, T, D> {
-        self.clone()
-    }
-}
-
 /// Views of every input broadcast to their common shape (NumPy's
 /// `broadcast_arrays(*args)`; stride 0 on stretched axes, no copy). `Err` if the shapes
-/// do not broadcast.
+/// do not broadcast. The inputs are a slice of references of any ranks and ownership
+/// kinds (`&[&a, &b.view()]`, see [`AsDynView`]); the views borrow the tensors.
 ///
 /// ```
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::manip::broadcast_arrays;
 /// let a = Tensor::from_vec(vec![1, 2, 3], [1, 3]).unwrap();
 /// let b = Tensor::from_vec(vec![10, 20], [2, 1]).unwrap();
-/// let v = broadcast_arrays(&[&a, &b]).unwrap();
+/// let v = broadcast_arrays(&[&a, &b.view().into_dyn()]).unwrap();
 /// assert_eq!((v[0].shape(), v[1].to_vec()), (&[2usize, 3][..], vec![10, 10, 10, 20, 20, 20]));
 /// ```
-pub fn broadcast_arrays<'a, T: Element, D: Dimension, V: ViewFor<'a, T, D>>(
-    inputs: &[V],
-) -> Result<Vec<TensorView<'a, T, IxDyn>>> {
-    let views: Vec<TensorView<'a, T, D>> = inputs.iter().map(|v| v.view_for()).collect();
+pub fn broadcast_arrays<'a, T: Element>(inputs: &[&'a dyn AsDynView<T>]) -> Result<Vec<TensorView<'a, T, IxDyn>>> {
+    let views: Vec<TensorView<'a, T, IxDyn>> = inputs.iter().map(|&v| v.as_dyn_view()).collect();
     let shapes: Vec<&[usize]> = views.iter().map(|v| v.shape()).collect();
     let target = broadcast_shapes(&shapes).map_err(|e| match e {
         Error::Shape { msg, .. } => Error::shape("broadcast_arrays", msg),

@@ -183,7 +183,7 @@ pub fn cov<T: Float, D: Dimension, V: AsView<T, D>>(inputs: &[V], args: &CovArgs
     if k == 1 {
         c.into_shape(Vec::<usize>::new())
     } else {
-        Ok(c)
+        Ok(c.into_dyn())
     }
 }
 

@@ -6,9 +6,11 @@
 //! [`TensorBase::bincount`], running extrema with indices ([`TensorBase::cummax`],
 //! [`TensorBase::cummin`]) and [`TensorBase::trapezoid`].
 //!
-//! Every reduction has a whole-tensor form (`a.sum()`) and an over-axes form
-//! (`a.sum_axes(&[0, -1], keepdims)`) and works on every ownership kind and any layout
-//! (strided, flipped, broadcast, transposed): only the viewed elements are read.
+//! Every reduction has a whole-tensor form (`a.sum()`), a single-axis form that keeps a
+//! fixed rank type (`a.sum_axis(0)`: `IxN` gives `IxN-1`) and an over-axes form
+//! (`a.sum_axes(&[0, -1], keepdims)`, `IxDyn`), and works on every ownership kind and
+//! any layout (strided, flipped, broadcast, transposed): only the viewed elements are
+//! read.
 //!
 //! | rule | behaviour (NumPy's) |
 //! |---|---|
@@ -65,11 +67,13 @@ pub(crate) mod pairwise;
 mod quantile;
 mod select;
 pub(crate) mod simd;
+mod single_axis;
 mod sum;
 mod trapezoid;
 
 pub use cov::{CovArgs, corrcoef, cov};
 pub use histogram::Bins;
+pub use moments::Ddof;
 pub use norm::NormOrd;
 pub use quantile::QuantileMethod;
 

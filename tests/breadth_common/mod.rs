@@ -153,6 +153,26 @@ pub fn input<T: Golden>(spec: &Value, op: usize, dtype: &str) -> Tensor<T> {
     )
 }
 
+/// The inputs of a case as owned base tensors (the views are taken by [`views`]).
+pub fn bases<T: Golden>(case: &Value) -> Vec<Tensor<T>> {
+    let dt = case["dtype"].as_str().unwrap();
+    case["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .map(|(i, x)| input::<T>(x, i, dt))
+        .collect()
+}
+
+/// The views a case's inputs describe, over the tensors of [`bases`].
+pub fn views<'a, T: Golden>(b: &'a [Tensor<T>], case: &Value) -> Vec<TensorView<'a, T>> {
+    b.iter()
+        .zip(case["inputs"].as_array().unwrap())
+        .map(|(t, x)| view_of(t, x))
+        .collect()
+}
+
 /// `spec`'s view ops (swap, flip, step, bcast) applied to `t`.
 pub fn view_of<'a, T: Element>(t: &'a Tensor<T>, spec: &Value) -> TensorView<'a, T> {
     let mut v = t.view();
