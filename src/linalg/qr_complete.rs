@@ -51,7 +51,7 @@ mod tests {
     fn batched_tall_and_wide_reconstruct() {
         for shape in [[2usize, 4, 2], [2, 2, 3], [1, 3, 3]] {
             let n: usize = shape.iter().product();
-            let a = Tensor::<f64, Ix1>::arange(n)
+            let a = Tensor::<f64>::arange(n)
                 .mapv(|x| (x * 0.37).sin())
                 .into_shape(shape)
                 .unwrap();

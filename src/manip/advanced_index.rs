@@ -71,7 +71,7 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     ///
     /// ```
     /// use ferrotensor::prelude::*;
-    /// let x = Tensor::<i32, Ix1>::arange(12).into_shape([3, 4]).unwrap();
+    /// let x = Tensor::<i32>::arange(12).into_shape([3, 4]).unwrap();
     /// let rows = Tensor::from_vec(vec![0i64, 2, -1], [3]).unwrap();
     /// let cols = Tensor::from_vec(vec![1i64, 3, 0], [3]).unwrap();
     /// assert_eq!(x.advanced_index(&[&rows, &cols]).unwrap().to_vec(), vec![1, 11, 8]);
@@ -109,7 +109,7 @@ mod tests {
 
     #[test]
     fn strided_and_flipped_sources() {
-        let x = Tensor::<i64, Ix1>::arange(24).into_shape([2, 3, 4]).unwrap();
+        let x = Tensor::<i64>::arange(24).into_shape([2, 3, 4]).unwrap();
         let v = x.slice(s![..;-1, .., 1..;2]); // (2, 3, 2), negative stride on axis 0
         let i = Tensor::from_vec(vec![0i32, 1, 1], [3]).unwrap();
         let j = Tensor::from_vec(vec![2i32], [1]).unwrap();
@@ -124,7 +124,7 @@ mod tests {
 
     #[test]
     fn empty_and_broadcast_indices() {
-        let x = Tensor::<f32, Ix1>::arange(6).into_shape([2, 3]).unwrap();
+        let x = Tensor::<f32>::arange(6).into_shape([2, 3]).unwrap();
         let none = Tensor::<i64, _>::zeros([0]);
         assert_eq!(x.advanced_index(&[&none]).unwrap().shape(), &[0, 3]);
         let r = Tensor::from_vec(vec![0i64, 1], vec![2, 1]).unwrap();

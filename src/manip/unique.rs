@@ -66,6 +66,8 @@ impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         self.unique_by_key(false)
     }
 
+    // `x == x` is false only for NaN, which `SortElement` has no other test for
+    #[allow(clippy::eq_op)]
     fn unique_by_key(&self, equal_nan: bool) -> Unique<T, D> {
         let op = "unique";
         let flat = self.to_vec();

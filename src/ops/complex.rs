@@ -14,6 +14,9 @@ use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 use num_complex::Complex;
 
+/// The result of a broadcasting binary operation on ranks `D` and `D2`.
+type Broadcast<T, D, D2> = Tensor<T, <D as DimMax<D2>>::Output>;
+
 impl<F: Float, S: Storage<Elem = F>, D: Dimension> TensorBase<S, D> {
     /// The complex tensor `self + i·imag` with broadcasting (PyTorch `complex`); `Err` if
     /// the shapes do not broadcast.
@@ -91,7 +94,7 @@ pub trait ComplexMath {
     fn pow<S2: Storage<Elem = Complex<Self::Real>>, D2: Dimension>(
         &self,
         rhs: &TensorBase<S2, D2>,
-    ) -> Result<Tensor<Complex<Self::Real>, <Self::Dim as DimMax<D2>>::Output>>
+    ) -> Result<Broadcast<Complex<Self::Real>, Self::Dim, D2>>
     where
         Self::Dim: DimMax<D2>;
     complex_unary_decl! {
