@@ -8,7 +8,7 @@ use super::element::{DeviceElement, DeviceFloat, DeviceNum};
 use crate::error::Result;
 use crate::layout::reshape::reshape_layout;
 use crate::layout::transform::{permute_layout, reversed_layout};
-use crate::layout::{Dimension, IntoShape, IxDyn, Order};
+use crate::layout::{Dimension, IntoShape, IxDyn, MatmulDim, Order};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorArc, TensorBase};
 
@@ -71,8 +71,8 @@ impl Backend for Cpu {
 
 /// The operations both tensor types implement, with the CPU's names and arguments.
 /// Same-rank binary operations take an operand of the same type (NumPy broadcasting
-/// within the rank); the results of rank-changing operations are dynamic-rank tensors
-/// of the same backend.
+/// within the rank); rank-changing operations give the CPU's rank type (`matmul`:
+/// [`MatmulDim`]; `*_axes` with run-time axes: `IxDyn`) on the same backend.
 ///
 /// ```
 /// use ferrotensor::prelude::*;
@@ -177,10 +177,11 @@ pub trait TensorOps: Clone + Sized {
     fn mean_axes(&self, axes: &[isize], keepdims: bool) -> Result<On<Self::Backend, Self::Elem, IxDyn>>
     where
         Self::Elem: DeviceFloat;
-    /// NumPy `matmul`.
-    fn matmul(&self, rhs: &Self) -> Result<On<Self::Backend, Self::Elem, IxDyn>>
+    /// NumPy `matmul`, with the CPU's rank type ([`MatmulDim`]: `Ix2`·`Ix2` → `Ix2`).
+    fn matmul(&self, rhs: &Self) -> Result<On<Self::Backend, Self::Elem, <Self::Dim as MatmulDim<Self::Dim>>::Output>>
     where
-        Self::Elem: DeviceNum;
+        Self::Elem: DeviceNum,
+        Self::Dim: MatmulDim<Self::Dim>;
     /// Softmax along `axis`.
     fn softmax(&self, axis: isize) -> Result<Self>
     where
@@ -224,8 +225,8 @@ macro_rules! cpu_binary {
         where
             T: DeviceNum,
         {
-            // Through dynamic rank: equal ranks broadcast to the same rank.
-            shared(TensorBase::$name(&self.view().into_dyn(), &rhs.view().into_dyn())?)
+            // Equal ranks broadcast to the same rank (`DimMax<D>` is `D`).
+            Ok(TensorBase::$name(self, rhs)?.into_shared())
         }
     )*};
 }
@@ -287,12 +288,12 @@ impl<T: DeviceElement, D: Dimension> TensorOps for TensorArc<T, D> {
     {
         Ok(TensorBase::mean_axes(self, axes, keepdims)?.into_shared())
     }
-    fn matmul(&self, rhs: &Self) -> Result<TensorArc<T, IxDyn>>
+    fn matmul(&self, rhs: &Self) -> Result<TensorArc<T, <D as MatmulDim<D>>::Output>>
     where
         T: DeviceNum,
+        D: MatmulDim<D>,
     {
-        // The backend trait's result is `IxDyn` (as the device's): multiply at dynamic rank.
-        Ok(self.view().into_dyn().matmul(&rhs.view().into_dyn())?.into_shared())
+        Ok(TensorBase::matmul(self, rhs)?.into_shared())
     }
     fn softmax(&self, axis: isize) -> Result<Self>
     where
@@ -332,7 +333,7 @@ mod gpu {
             where
                 T: DeviceNum,
             {
-                DeviceTensor::$name(&self.clone().into_dyn(), &rhs.clone().into_dyn())?.into_dim()
+                DeviceTensor::$name(self, rhs)
             }
         )*};
     }
@@ -384,9 +385,10 @@ mod gpu {
         gpu_forward!(DeviceFloat: exp ln sqrt tanh sigmoid relu);
         gpu_reduce!(DeviceNum: sum_axes max_axes min_axes);
         gpu_reduce!(DeviceFloat: mean_axes);
-        fn matmul(&self, rhs: &Self) -> Result<DeviceTensor<T, IxDyn>>
+        fn matmul(&self, rhs: &Self) -> Result<DeviceTensor<T, <D as MatmulDim<D>>::Output>>
         where
             T: DeviceNum,
+            D: MatmulDim<D>,
         {
             DeviceTensor::matmul(self, rhs)
         }

@@ -214,12 +214,12 @@ fn binary_with_broadcasting_and_scalars() {
                 &format!("minimum {what}"),
             );
             assert_same(
-                &host(&ga.lt(&gb1)),
+                &host(&ga.lt(&gb1).unwrap()),
                 &va.lt(&vb1).unwrap(),
                 &format!("lt {what}"),
             );
             assert_same(
-                &host(&ga.ge(&gb1)),
+                &host(&ga.ge(&gb1).unwrap()),
                 &va.ge(&vb1).unwrap(),
                 &format!("ge {what}"),
             );
@@ -235,7 +235,7 @@ fn binary_with_broadcasting_and_scalars() {
                 &format!("scalar sub {what}"),
             );
             assert_same(
-                &host(&ga.gt(0.5f32)),
+                &host(&ga.gt(0.5f32).unwrap()),
                 &va.gt(0.5f32).unwrap(),
                 &format!("scalar gt {what}"),
             );
@@ -277,12 +277,12 @@ fn binary_nan_inf_zero_as_cpu() {
         "minimum",
     );
     for (name, got, want) in [
-        ("eq", host(&ga.eq(&gb)), a.eq(&b).unwrap()),
-        ("ne", host(&ga.ne(&gb)), a.ne(&b).unwrap()),
-        ("lt", host(&ga.lt(&gb)), a.lt(&b).unwrap()),
-        ("le", host(&ga.le(&gb)), a.le(&b).unwrap()),
-        ("gt", host(&ga.gt(&gb)), a.gt(&b).unwrap()),
-        ("ge", host(&ga.ge(&gb)), a.ge(&b).unwrap()),
+        ("eq", host(&ga.eq(&gb).unwrap()), a.eq(&b).unwrap()),
+        ("ne", host(&ga.ne(&gb).unwrap()), a.ne(&b).unwrap()),
+        ("lt", host(&ga.lt(&gb).unwrap()), a.lt(&b).unwrap()),
+        ("le", host(&ga.le(&gb).unwrap()), a.le(&b).unwrap()),
+        ("gt", host(&ga.gt(&gb).unwrap()), a.gt(&b).unwrap()),
+        ("ge", host(&ga.ge(&gb).unwrap()), a.ge(&b).unwrap()),
     ] {
         assert_same(&got, &want, name);
     }
