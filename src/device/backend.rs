@@ -8,7 +8,7 @@ use super::element::{DeviceElement, DeviceFloat, DeviceNum};
 use crate::error::Result;
 use crate::layout::reshape::reshape_layout;
 use crate::layout::transform::{permute_layout, reversed_layout};
-use crate::layout::{Dimension, IntoShape, IxDyn, MatmulDim, Order};
+use crate::layout::{Dimension, IntoShape, IxDyn, MatmulDim, Order, RemoveAxis};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorArc, TensorBase};
 
@@ -22,10 +22,10 @@ pub type On<B, T, D> = <B as Backend>::Tensor<T, D>;
 /// use ferrotensor::device::{Backend, Cpu, TensorOps};
 ///
 /// // Written once: runs on the CPU and, with the feature `wgpu`, on a `Device`.
-/// fn scores<B: Backend>(dev: &B, x: &Tensor<f32, Ix2>) -> ferrotensor::Result<Tensor<f32, IxDyn>> {
+/// fn scores<B: Backend>(dev: &B, x: &Tensor<f32, Ix2>) -> ferrotensor::Result<Tensor<f32, Ix1>> {
 ///     let g = dev.upload(x)?;
-///     let p = g.matmul(&g.t())?.softmax(-1)?;
-///     p.sum_axes(&[1], false)?.to_host()
+///     let p = g.matmul(&g.t())?.softmax(-1)?;     // rank types as on the CPU: Ix2
+///     p.sum_axis(1)?.to_host()
 /// }
 ///
 /// let x = Tensor::from_vec(vec![1.0f32, 0.0, 0.0, 1.0], [2, 2])?;
@@ -177,6 +177,16 @@ pub trait TensorOps: Clone + Sized {
     fn mean_axes(&self, axes: &[isize], keepdims: bool) -> Result<On<Self::Backend, Self::Elem, IxDyn>>
     where
         Self::Elem: DeviceFloat;
+    /// Sum along `axis`, removing it (`IxN` → `IxN-1`).
+    fn sum_axis(&self, axis: isize) -> Result<On<Self::Backend, Self::Elem, <Self::Dim as RemoveAxis>::Smaller>>
+    where
+        Self::Elem: DeviceNum,
+        Self::Dim: RemoveAxis;
+    /// Mean along `axis`, removing it (`IxN` → `IxN-1`).
+    fn mean_axis(&self, axis: isize) -> Result<On<Self::Backend, Self::Elem, <Self::Dim as RemoveAxis>::Smaller>>
+    where
+        Self::Elem: DeviceFloat,
+        Self::Dim: RemoveAxis;
     /// NumPy `matmul`, with the CPU's rank type ([`MatmulDim`]: `Ix2`·`Ix2` → `Ix2`).
     fn matmul(&self, rhs: &Self) -> Result<On<Self::Backend, Self::Elem, <Self::Dim as MatmulDim<Self::Dim>>::Output>>
     where
@@ -288,6 +298,20 @@ impl<T: DeviceElement, D: Dimension> TensorOps for TensorArc<T, D> {
     {
         Ok(TensorBase::mean_axes(self, axes, keepdims)?.into_shared())
     }
+    fn sum_axis(&self, axis: isize) -> Result<TensorArc<T, D::Smaller>>
+    where
+        T: DeviceNum,
+        D: RemoveAxis,
+    {
+        Ok(TensorBase::sum_axis(self, axis)?.into_shared())
+    }
+    fn mean_axis(&self, axis: isize) -> Result<TensorArc<T, D::Smaller>>
+    where
+        T: DeviceFloat,
+        D: RemoveAxis,
+    {
+        Ok(TensorBase::mean_axis(self, axis)?.into_shared())
+    }
     fn matmul(&self, rhs: &Self) -> Result<TensorArc<T, <D as MatmulDim<D>>::Output>>
     where
         T: DeviceNum,
@@ -385,6 +409,20 @@ mod gpu {
         gpu_forward!(DeviceFloat: exp ln sqrt tanh sigmoid relu);
         gpu_reduce!(DeviceNum: sum_axes max_axes min_axes);
         gpu_reduce!(DeviceFloat: mean_axes);
+        fn sum_axis(&self, axis: isize) -> Result<DeviceTensor<T, D::Smaller>>
+        where
+            T: DeviceNum,
+            D: RemoveAxis,
+        {
+            DeviceTensor::sum_axis(self, axis)
+        }
+        fn mean_axis(&self, axis: isize) -> Result<DeviceTensor<T, D::Smaller>>
+        where
+            T: DeviceFloat,
+            D: RemoveAxis,
+        {
+            DeviceTensor::mean_axis(self, axis)
+        }
         fn matmul(&self, rhs: &Self) -> Result<DeviceTensor<T, <D as MatmulDim<D>>::Output>>
         where
             T: DeviceNum,

@@ -452,3 +452,61 @@ fn more_workgroups_than_one_dispatch_dimension() {
     let s = host(&(&g + &g).sum().unwrap()).to_vec()[0];
     assert_eq!(s, (&t + &t).sum());
 }
+
+#[test]
+fn fallibility_as_cpu() {
+    let Some(dev) = device() else { return };
+    let a = Tensor::from_vec(vec![1, 2, 3], [3]).unwrap();
+    let z = Tensor::<i32, _>::zeros([2]);
+    let (ga, gz) = (a.to_device(&dev).unwrap(), z.to_device(&dev).unwrap());
+    // Named operations: Err with the CPU's message (a shape mismatch is reported before
+    // a zero divisor, as on the CPU).
+    for (name, got, want) in [
+        ("eq", ga.eq(&gz).map(|_| ()), a.eq(&z).map(|_| ())),
+        ("ge", ga.ge(&gz).map(|_| ()), a.ge(&z).map(|_| ())),
+        (
+            "maximum",
+            ga.maximum(&gz).map(|_| ()),
+            a.maximum(&z).map(|_| ()),
+        ),
+        (
+            "try_div",
+            ga.try_div(&gz).map(|_| ()),
+            a.try_div(&z).map(|_| ()),
+        ),
+        (
+            "try_sub",
+            ga.try_sub(gz.clone()).map(|_| ()),
+            a.try_sub(z.clone()).map(|_| ()),
+        ),
+    ] {
+        assert_eq!(
+            got.unwrap_err().to_string(),
+            want.unwrap_err().to_string(),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        ga.try_div(0).unwrap_err().to_string(),
+        a.try_div(0).unwrap_err().to_string()
+    );
+    // Operators: panic with the same message.
+    let msg = |r: std::thread::Result<()>| {
+        let p = r.unwrap_err();
+        p.downcast_ref::<String>().cloned().unwrap_or_default()
+    };
+    let want = a.try_add(&z).unwrap_err().to_string();
+    let got = msg(std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+        || {
+            let _ = &ga + &gz;
+        },
+    )));
+    assert_eq!(got, want);
+    let want = a.try_div(0).unwrap_err().to_string();
+    let got = msg(std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+        || {
+            let _ = &ga / 0;
+        },
+    )));
+    assert_eq!(got, want);
+}
