@@ -48,6 +48,7 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         IndexedIter::new(self.iter(), self.layout.dim())
     }
 
+    #[track_caller]
     fn index_panic(&self, index: &[usize]) -> ! {
         panic!(
             "index: index {:?} is out of bounds for shape {}",
@@ -60,6 +61,10 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
 impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// A mutable reference to the element at `index`, `None` if out of range.
     ///
+    /// # Panics
+    /// If a copy-on-write or shared tensor must be copied first and the copy cannot be
+    /// allocated.
+    ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let mut a = Tensor::<i32, _>::zeros([2, 2]);
@@ -67,6 +72,7 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(a.to_vec(), vec![0, 5, 0, 0]);
     /// assert!(a.get_mut([0, 2]).is_none());
     /// ```
+    #[track_caller]
     pub fn get_mut<I: AsRef<[usize]>>(&mut self, index: I) -> Option<&mut T> {
         self.storage.make_unique(&mut self.layout);
         let o = self.layout.ravel_opt(index.as_ref())?;
@@ -75,12 +81,16 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
 
     /// Iterator over mutable references in logical row-major order.
     ///
+    /// # Panics
+    /// As [`TensorBase::get_mut`].
+    ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let mut a = Tensor::<i32, _>::zeros([3]);
     /// a.iter_mut().enumerate().for_each(|(i, x)| *x = i as i32);
     /// assert_eq!(a.to_vec(), vec![0, 1, 2]);
     /// ```
+    #[track_caller]
     pub fn iter_mut(&mut self) -> IterMut<'_, T> {
         self.storage.make_unique(&mut self.layout);
         let (shape, strides, off) = (
@@ -92,10 +102,15 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
     }
 }
 
+/// `a[[i, j]]`: the element at an index.
+///
+/// # Panics
+/// If the index has the wrong rank or is out of range ([`TensorBase::get`] returns
+/// `None` instead); the message names the index and the shape.
 impl<T: Element, S: Storage<Elem = T>, D: Dimension, const N: usize> Index<[usize; N]> for TensorBase<S, D> {
     type Output = T;
-    /// Panics if the index has the wrong rank or is out of range.
     #[inline]
+    #[track_caller]
     fn index(&self, index: [usize; N]) -> &T {
         match self.get(index) {
             Some(x) => x,
@@ -104,8 +119,14 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension, const N: usize> Index<[usiz
     }
 }
 
+/// `a[[i, j]] = x`: the element at an index, writable.
+///
+/// # Panics
+/// If the index has the wrong rank or is out of range ([`TensorBase::get_mut`] returns
+/// `None` instead); the message names the index and the shape.
 impl<T: Element, S: StorageMut<Elem = T>, D: Dimension, const N: usize> IndexMut<[usize; N]> for TensorBase<S, D> {
     #[inline]
+    #[track_caller]
     fn index_mut(&mut self, index: [usize; N]) -> &mut T {
         if self.layout.ravel_opt(&index).is_none() {
             self.index_panic(&index)
@@ -114,9 +135,14 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension, const N: usize> IndexMut
     }
 }
 
+/// `a[&idx[..]]`: the element at an index given as a slice.
+///
+/// # Panics
+/// As the array index.
 impl<T: Element, S: Storage<Elem = T>, D: Dimension> Index<&[usize]> for TensorBase<S, D> {
     type Output = T;
     #[inline]
+    #[track_caller]
     fn index(&self, index: &[usize]) -> &T {
         match self.get(index) {
             Some(x) => x,
@@ -125,8 +151,13 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> Index<&[usize]> for TensorB
     }
 }
 
+/// `a[&idx[..]] = x`: the element at an index given as a slice, writable.
+///
+/// # Panics
+/// As the array index.
 impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> IndexMut<&[usize]> for TensorBase<S, D> {
     #[inline]
+    #[track_caller]
     fn index_mut(&mut self, index: &[usize]) -> &mut T {
         if self.layout.ravel_opt(index).is_none() {
             self.index_panic(index)
