@@ -426,4 +426,6 @@ pub fn check_no_alias<D: Dimension>(layout: &Layout<D>, op: &'static str) -> Res
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_limits;
+#[cfg(test)]
 mod tests_views;

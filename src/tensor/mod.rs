@@ -14,6 +14,8 @@ mod convert;
 mod create;
 mod fmt;
 mod select;
+#[cfg(test)]
+mod tests;
 mod views;
 mod views_axes;
 mod views_reshape;
