@@ -416,7 +416,7 @@ fn reshape_target(shape: &[usize], seed: usize) -> Vec<usize> {
         2 if size > 0 && size <= 1 << 20 => {
             let size = size as usize;
             let f = (2..=size)
-                .find(|f| size % f == 0 && (seed / 5) % 2 == 0)
+                .find(|f| size.is_multiple_of(*f) && (seed / 5).is_multiple_of(2))
                 .unwrap_or(1);
             vec![f, size / f]
         }
