@@ -16,6 +16,7 @@
 
 pub mod dim;
 mod limits;
+pub mod rank;
 pub mod rearrange;
 pub mod reshape;
 pub mod slice;
@@ -24,6 +25,7 @@ pub mod transform;
 
 pub use dim::{Dimension, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn};
 pub use limits::{MAX_NDIM, byte_size, check_ndim, check_shape, checked_size};
+pub use rank::{AtLeast, DiagDim, DimMax, DotDim, InsertAxis, MatmulDim, RemoveAxis};
 pub use strides::{default_strides, is_c_contiguous, is_f_contiguous};
 
 use crate::error::{Error, Result, fmt_shape};
