@@ -99,6 +99,7 @@
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+pub mod autograd;
 pub mod display;
 pub mod element;
 pub mod error;
@@ -111,6 +112,7 @@ pub mod linalg;
 pub mod manip;
 pub mod nn;
 pub mod ops;
+pub mod optim;
 pub mod reduce;
 pub mod storage;
 pub mod tensor;
@@ -135,6 +137,7 @@ pub use threads::{num_threads, set_num_threads, with_num_threads};
 /// ```
 pub mod prelude {
     pub use crate::NormOrd;
+    pub use crate::autograd::{Grads, Var};
     pub use crate::manip::{
         AsView, IndexElement, Indexing, PadMode, Sections, Side, SortElement, Unique, chunk, concatenate, dstack,
         hstack, meshgrid, split, stack, unstack, vstack,
