@@ -46,7 +46,10 @@ fn conv_max_linear(p: &[Var<f64>], labels: &Tensor<i64>) -> Result<Var<f64>> {
     };
     let h = autograd::conv2d(&p[0], &p[1], Some(&p[2]), &args)?.relu();
     let h = autograd::max_pool2d(&h, [2, 2], [2, 2], [0, 0])?;
-    autograd::cross_entropy(&autograd::linear(&flatten(&h)?, &p[3], Some(&p[4]))?, labels)
+    autograd::cross_entropy(
+        &autograd::linear(&flatten(&h)?, &p[3], Some(&p[4]))?,
+        labels,
+    )
 }
 
 fn conv_avg_linear(p: &[Var<f64>], labels: &Tensor<i64>) -> Result<Var<f64>> {
@@ -58,7 +61,10 @@ fn conv_avg_linear(p: &[Var<f64>], labels: &Tensor<i64>) -> Result<Var<f64>> {
     };
     let h = autograd::conv2d(&p[0], &p[1], Some(&p[2]), &args)?.silu();
     let h = autograd::avg_pool2d(&h, [2, 2], [1, 2], [0, 0])?;
-    autograd::cross_entropy(&autograd::linear(&flatten(&h)?, &p[3], Some(&p[4]))?, labels)
+    autograd::cross_entropy(
+        &autograd::linear(&flatten(&h)?, &p[3], Some(&p[4]))?,
+        labels,
+    )
 }
 
 fn attend(q: &Var<f64>, k: &Var<f64>, v: &Var<f64>) -> Result<Var<f64>> {
@@ -97,7 +103,10 @@ fn tensor(v: &Value) -> Tensor<f64> {
 }
 
 fn golden() -> Vec<Value> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/autograd/autograd.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/golden/autograd/autograd.json"
+    );
     let text = std::fs::read_to_string(path).expect("golden file");
     let v: Value = serde_json::from_str(&text).expect("JSON");
     v["cases"].as_array().expect("cases").clone()
@@ -107,7 +116,10 @@ fn close(got: &[f64], want: &[f64], what: &str) {
     assert_eq!(got.len(), want.len(), "{what}");
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
         let err = (g - w).abs() / w.abs().max(1e-3);
-        assert!(err < 1e-10, "{what}[{i}]: ferrotensor {g}, JAX {w} (rel. error {err:e})");
+        assert!(
+            err < 1e-10,
+            "{what}[{i}]: ferrotensor {g}, JAX {w} (rel. error {err:e})"
+        );
     }
 }
 
@@ -118,9 +130,19 @@ fn compositions_match_jax() {
     for c in &cases {
         let name = c["name"].as_str().expect("name");
         let (names, f) = case(name);
-        let labels: Vec<i64> = c["labels"].as_array().unwrap().iter().map(|l| l.as_i64().unwrap()).collect();
-        let labels = Tensor::from_vec(labels.clone(), [labels.len()]).unwrap().into_dyn();
-        let vars: Vec<Var<f64>> = names.iter().map(|n| Var::new(tensor(&c["inputs"][*n]))).collect();
+        let labels: Vec<i64> = c["labels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_i64().unwrap())
+            .collect();
+        let labels = Tensor::from_vec(labels.clone(), [labels.len()])
+            .unwrap()
+            .into_dyn();
+        let vars: Vec<Var<f64>> = names
+            .iter()
+            .map(|n| Var::new(tensor(&c["inputs"][*n])))
+            .collect();
         let loss = f(&vars, &labels).unwrap();
         close(
             &[loss.value().to_scalar().unwrap()],
@@ -130,7 +152,9 @@ fn compositions_match_jax() {
         let grads = loss.backward().unwrap();
         for (n, v) in names.iter().zip(&vars) {
             let want = tensor(&c["grads"][*n]);
-            let got = grads.get(v).unwrap_or_else(|| panic!("{name}: no gradient for {n}"));
+            let got = grads
+                .get(v)
+                .unwrap_or_else(|| panic!("{name}: no gradient for {n}"));
             assert_eq!(got.shape(), want.shape(), "{name}: {n}");
             close(&got.to_vec(), &want.to_vec(), &format!("{name} ∂/∂{n}"));
         }
@@ -142,8 +166,15 @@ fn compositions_match_finite_differences() {
     for c in &golden() {
         let name = c["name"].as_str().expect("name");
         let (names, f) = case(name);
-        let labels: Vec<i64> = c["labels"].as_array().unwrap().iter().map(|l| l.as_i64().unwrap()).collect();
-        let labels = Tensor::from_vec(labels.clone(), [labels.len()]).unwrap().into_dyn();
+        let labels: Vec<i64> = c["labels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_i64().unwrap())
+            .collect();
+        let labels = Tensor::from_vec(labels.clone(), [labels.len()])
+            .unwrap()
+            .into_dyn();
         let inputs: Vec<Tensor<f64>> = names.iter().map(|n| tensor(&c["inputs"][*n])).collect();
         gradcheck(name, &inputs, |v| f(v, &labels));
     }

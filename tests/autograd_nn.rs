@@ -2,6 +2,9 @@
 //! normalisation, convolution, pooling) against central finite differences in f64,
 //! and the errors of `backward` and of the operations.
 
+// `&[x.clone()]` reads better than `std::slice::from_ref(&x)` beside `&[x.clone(), y.clone()]`.
+#![allow(clippy::cloned_ref_to_slice_refs)]
+
 mod autograd_support;
 
 use autograd_support::*;

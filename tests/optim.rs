@@ -7,27 +7,40 @@ use ferrotensor::prelude::*;
 use serde_json::Value;
 
 fn floats(v: &Value) -> Vec<f64> {
-    v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
 }
 
 /// One optimiser as a step function.
 type Step = Box<dyn FnMut(&mut Var<f64>, &Grads<f64>) -> Result<()>>;
 
 fn optimiser(name: &str) -> Step {
-    fn boxed<O: 'static>(mut o: O, f: fn(&mut O, &mut Var<f64>, &Grads<f64>) -> Result<()>) -> Step {
+    fn boxed<O: 'static>(
+        mut o: O,
+        f: fn(&mut O, &mut Var<f64>, &Grads<f64>) -> Result<()>,
+    ) -> Step {
         Box::new(move |p, g| f(&mut o, p, g))
     }
     match name {
         "sgd" => boxed(Sgd::new(0.1), |o, p, g| o.step([p], g)),
         "sgd_momentum" => boxed(Sgd::new(0.1).momentum(0.9), |o, p, g| o.step([p], g)),
-        "sgd_nesterov" => boxed(Sgd::new(0.05).momentum(0.8).nesterov(true), |o, p, g| o.step([p], g)),
-        "sgd_dampening_weight_decay" => boxed(
-            Sgd::new(0.1).momentum(0.9).dampening(0.3).weight_decay(0.01),
-            |o, p, g| o.step([p], g),
-        ),
-        "sgd_schedule" => boxed(Sgd::new(|step: usize| 0.1 * 0.5f64.powi(step as i32)), |o, p, g| {
+        "sgd_nesterov" => boxed(Sgd::new(0.05).momentum(0.8).nesterov(true), |o, p, g| {
             o.step([p], g)
         }),
+        "sgd_dampening_weight_decay" => boxed(
+            Sgd::new(0.1)
+                .momentum(0.9)
+                .dampening(0.3)
+                .weight_decay(0.01),
+            |o, p, g| o.step([p], g),
+        ),
+        "sgd_schedule" => boxed(
+            Sgd::new(|step: usize| 0.1 * 0.5f64.powi(step as i32)),
+            |o, p, g| o.step([p], g),
+        ),
         "adam" => boxed(Adam::new(0.01), |o, p, g| o.step([p], g)),
         "adam_betas_eps_weight_decay" => boxed(
             Adam::new(0.02).betas(0.8, 0.95).eps(1e-6).weight_decay(0.1),
@@ -46,7 +59,12 @@ fn optimiser(name: &str) -> Step {
 fn trajectories_match_pytorch() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/optim/optim.json");
     let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let shape: Vec<usize> = v["shape"].as_array().unwrap().iter().map(|d| d.as_u64().unwrap() as usize).collect();
+    let shape: Vec<usize> = v["shape"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_u64().unwrap() as usize)
+        .collect();
     let grads: Vec<Tensor<f64>> = v["grads"]
         .as_array()
         .unwrap()
@@ -59,14 +77,21 @@ fn trajectories_match_pytorch() {
         let name = case["name"].as_str().unwrap();
         let mut step = optimiser(name);
         let mut p = Var::new(Tensor::from_vec(floats(&v["p0"]), shape.clone()).unwrap());
-        for (t, (g, want)) in grads.iter().zip(case["params"].as_array().unwrap()).enumerate() {
+        for (t, (g, want)) in grads
+            .iter()
+            .zip(case["params"].as_array().unwrap())
+            .enumerate()
+        {
             // Σ p ⊙ g has gradient exactly g.
             let loss = (&p * &Var::constant(g.clone())).sum();
             let gr = loss.backward().unwrap();
             drop(loss);
             step(&mut p, &gr).unwrap();
             for (i, (a, b)) in p.value().to_vec().iter().zip(floats(want)).enumerate() {
-                assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{name} step {t} [{i}]: {a} vs PyTorch {b}");
+                assert!(
+                    (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+                    "{name} step {t} [{i}]: {a} vs PyTorch {b}"
+                );
             }
         }
     }
@@ -79,7 +104,11 @@ fn parameters_held_by_a_live_graph_are_copied_not_lost() {
     let grads = (&w * &w).sum().backward().unwrap();
     let before = w.view().as_ptr();
     Sgd::new(0.5).step([&mut w], &grads).unwrap();
-    assert_ne!(w.view().as_ptr(), before, "w was shared: the step must copy");
+    assert_ne!(
+        w.view().as_ptr(),
+        before,
+        "w was shared: the step must copy"
+    );
     assert_eq!(w.value().to_vec(), vec![0.0, 0.0]);
     assert_eq!(kept.value().to_vec(), vec![3.0, 6.0]); // the old graph keeps the old value
     // Identity is kept: the next backward's gradient finds w's optimiser state.
@@ -103,7 +132,9 @@ fn parameters_without_gradients_are_skipped() {
     let mut unused = Var::new(Tensor::from_vec(vec![5.0f64], [1]).unwrap());
     let mut y = &x * 2.0; // not a leaf: never in a Grads
     let g = y.sum().backward().unwrap();
-    Adam::new(0.1).step([&mut x, &mut unused, &mut y], &g).unwrap();
+    Adam::new(0.1)
+        .step([&mut x, &mut unused, &mut y], &g)
+        .unwrap();
     assert_eq!(unused.value().to_vec(), vec![5.0]);
     assert_eq!(y.value().to_vec(), vec![2.0]);
     assert!((x.value().to_vec()[0] - 0.9).abs() < 1e-8);

@@ -10,7 +10,10 @@ use crate::error::Result;
 /// The gradient `g` of a broadcast binary result handed to both operands unchanged
 /// (`add`, and `sub` before negation): summed to each operand's shape, copied only when
 /// both operands need the full-shape gradient.
-fn split_to_both<T: Float>(c: Ctx<'_, T>) -> Result<(Option<Grad<T>>, Option<Grad<T>>)> {
+/// Optional gradients of the two operands of a binary operation.
+type GradPair<T> = (Option<Grad<T>>, Option<Grad<T>>);
+
+fn split_to_both<T: Float>(c: Ctx<'_, T>) -> Result<GradPair<T>> {
     let (sa, sb) = (c.inputs[0].shape().to_vec(), c.inputs[1].shape().to_vec());
     let g = c.grad;
     let gb = if !c.needs[1] {

@@ -73,7 +73,9 @@ impl<T: Float> Var<T> {
 }
 
 /// A fully connected layer `x · weightᵀ + bias` with PyTorch's weight layout
-/// `(out_features, in_features)`, as [`crate::nn::linear`]. `Err` for mismatched shapes.
+/// `(out_features, in_features)`, as [`crate::nn::linear`] (whose fused GEMM computes
+/// the forward pass). `x` is `(…, in)`; the weight gradient `gᵀ·x` comes out in the
+/// weight's own layout. `Err` as [`crate::nn::linear`].
 ///
 /// ```
 /// use ferrotensor::prelude::*;
@@ -84,13 +86,56 @@ impl<T: Float> Var<T> {
 /// let y = autograd::linear(&x, &w, Some(&b))?;
 /// assert_eq!(y.shape(), &[4, 2]);
 /// let g = y.sum().backward()?;
+/// assert_eq!(g.get(&w).unwrap().to_vec(), vec![4.0; 6]);
 /// assert_eq!(g.get(&b).unwrap().to_vec(), vec![4.0, 4.0]);
 /// # Ok::<(), ferrotensor::Error>(())
 /// ```
 pub fn linear<T: Float>(x: &Var<T>, weight: &Var<T>, bias: Option<&Var<T>>) -> Result<Var<T>> {
-    let y = x.matmul(&weight.t())?;
-    match bias {
-        Some(b) => y.try_add(b),
-        None => Ok(y),
-    }
+    let b = match bias {
+        Some(b) if b.ndim() != 1 => {
+            return Err(crate::Error::shape(
+                "linear",
+                format!(
+                    "bias of shape {} must be 1-D (input {}, weight {})",
+                    crate::error::fmt_shape(b.shape()),
+                    crate::error::fmt_shape(x.shape()),
+                    crate::error::fmt_shape(weight.shape())
+                ),
+            ));
+        }
+        Some(b) => Some(b.view().to_owned().into_dim::<crate::layout::Ix1>()?),
+        None => None,
+    };
+    let value = crate::nn::linear(&x.view(), &weight.view(), b.as_ref())?;
+    let mut parents = vec![x, weight];
+    parents.extend(bias);
+    Ok(Var::from_op(value, "linear", &parents, |c| {
+        let (x, w) = (&c.inputs[0], &c.inputs[1]);
+        let (o, i) = (w.shape()[0], w.shape()[1]);
+        let g = c.grad.into_tensor();
+        let m = g.size() / o.max(1);
+        // Rows of the batch: (m, out) and (m, in), views when contiguous.
+        let g2 = super::grad::reshape_owned(g, &[m, o])?;
+        let mut out = Vec::with_capacity(3);
+        out.push(if c.needs[0] {
+            let dx = g2.matmul(w)?;
+            Some(Grad::dense(super::grad::reshape_owned(dx, x.shape())?))
+        } else {
+            None
+        });
+        out.push(if c.needs[1] {
+            let x2 = x.reshape(vec![m, i])?;
+            Some(Grad::dense(g2.t().matmul(&x2)?))
+        } else {
+            None
+        });
+        if c.inputs.len() == 3 {
+            out.push(if c.needs[2] {
+                Some(Grad::dense(g2.sum_axes(&[0], false)?))
+            } else {
+                None
+            });
+        }
+        Ok(out)
+    }))
 }

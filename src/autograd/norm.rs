@@ -98,7 +98,7 @@ pub fn layer_norm<T: Float>(
     let n: usize = normalized_shape.iter().product();
     let (w, b) = (param_vec(weight), param_vec(bias));
     let mut xhat = x.view().to_contiguous();
-    let rows = if n == 0 { 0 } else { xhat.size() / n };
+    let rows = xhat.size().checked_div(n).unwrap_or(0);
     let mut rstd = vec![T::zero(); rows];
     {
         let data = xhat.as_slice_mut().expect("row-major");
@@ -147,10 +147,10 @@ pub fn layer_norm<T: Float>(
                 let (gr, xr) = (&gs[i * n..(i + 1) * n], &xs[i * n..(i + 1) * n]);
                 let dxh = |j: usize| wv.as_ref().map_or(gr[j], |w| gr[j] * w[j]);
                 let (mut s1, mut s2) = (T::zero(), T::zero());
-                for j in 0..n {
+                for (j, &xv) in xr.iter().enumerate() {
                     let d = dxh(j);
                     s1 = s1 + d;
-                    s2 = s2 + d * xr[j];
+                    s2 = s2 + d * xv;
                 }
                 let (m1, m2) = (s1 / nn, s2 / nn);
                 for (j, v) in r.iter_mut().enumerate() {

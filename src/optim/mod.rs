@@ -1,5 +1,5 @@
-//! Optimisers that update [`Var`](crate::autograd::Var) parameters in place from the
-//! [`Grads`](crate::autograd::Grads) of one `backward` call: [`Sgd`] (momentum,
+//! Optimisers that update [`Var`] parameters in place from the
+//! [`Grads`] of one `backward` call: [`Sgd`] (momentum,
 //! Nesterov, weight decay), [`Adam`] and [`AdamW`], with PyTorch's update rules. A
 //! learning rate is a number or a schedule, any closure `Fn(step) -> f64`
 //! ([`LearningRate`]).
