@@ -102,6 +102,19 @@ fn tensor(v: &Value) -> Tensor<f64> {
     Tensor::from_vec(data, shape).expect("shape and data agree")
 }
 
+/// The case's class labels (empty for the cases without a classification loss).
+fn labels(c: &Value) -> Tensor<i64> {
+    let l: Vec<i64> = c["labels"]
+        .as_array()
+        .expect("labels")
+        .iter()
+        .map(|l| l.as_i64().expect("i64"))
+        .collect();
+    Tensor::from_vec(l.clone(), [l.len()])
+        .expect("1-D")
+        .into_dyn()
+}
+
 fn golden() -> Vec<Value> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -130,15 +143,7 @@ fn compositions_match_jax() {
     for c in &cases {
         let name = c["name"].as_str().expect("name");
         let (names, f) = case(name);
-        let labels: Vec<i64> = c["labels"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|l| l.as_i64().unwrap())
-            .collect();
-        let labels = Tensor::from_vec(labels.clone(), [labels.len()])
-            .unwrap()
-            .into_dyn();
+        let labels = labels(c);
         let vars: Vec<Var<f64>> = names
             .iter()
             .map(|n| Var::new(tensor(&c["inputs"][*n])))
@@ -166,15 +171,7 @@ fn compositions_match_finite_differences() {
     for c in &golden() {
         let name = c["name"].as_str().expect("name");
         let (names, f) = case(name);
-        let labels: Vec<i64> = c["labels"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|l| l.as_i64().unwrap())
-            .collect();
-        let labels = Tensor::from_vec(labels.clone(), [labels.len()])
-            .unwrap()
-            .into_dyn();
+        let labels = labels(c);
         let inputs: Vec<Tensor<f64>> = names.iter().map(|n| tensor(&c["inputs"][*n])).collect();
         gradcheck(name, &inputs, |v| f(v, &labels));
     }

@@ -19,26 +19,8 @@ use ferrotensor::autograd::{self, Var};
 use ferrotensor::nn::Conv2dArgs;
 use ferrotensor::optim::Adam;
 use ferrotensor::prelude::*;
-use ferrotensor_bench::Table;
+use ferrotensor_bench::{Table, time_min};
 use rand::SeedableRng;
-
-/// Minimum wall time in seconds of `f` over enough runs to fill about `budget` seconds
-/// (at least 5, at most 200) after two warm-up runs: the run no other process
-/// preempted on this shared machine (used for every library alike).
-fn time_min(budget: f64, mut f: impl FnMut()) -> f64 {
-    f();
-    let t0 = std::time::Instant::now();
-    f();
-    let first = t0.elapsed().as_secs_f64().max(1e-9);
-    let runs = ((budget / first) as usize).clamp(5, 200);
-    (0..runs)
-        .map(|_| {
-            let t = std::time::Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min)
-}
 
 /// The digits MLP with the hand-written backward pass and tensor-op Adam that
 /// `examples/digits` used before autograd: the baseline of benchmark 1.
@@ -212,6 +194,21 @@ fn candle_tensor(t: &Tensor<f32, IxDyn>, dev: &Device) -> candle_core::Tensor {
     candle_core::Tensor::from_slice(t.as_slice().expect("row-major"), t.shape(), dev).unwrap()
 }
 
+fn candle_labels(labels: &[usize], dev: &Device) -> candle_core::Tensor {
+    let v: Vec<u32> = labels.iter().map(|&c| c as u32).collect();
+    candle_core::Tensor::from_vec(v, labels.len(), dev).unwrap()
+}
+
+/// candle's Adam: `AdamW` without weight decay over every variable of `varmap`.
+fn candle_adam(varmap: &VarMap) -> candle_nn::AdamW {
+    let params = candle_nn::ParamsAdamW {
+        lr: 1e-3,
+        weight_decay: 0.0,
+        ..Default::default()
+    };
+    candle_nn::AdamW::new(varmap.all_vars(), params).unwrap()
+}
+
 fn mlp(t: &mut Table) {
     let (batch, sizes) = (256, [784usize, 512, 512, 10]);
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
@@ -249,19 +246,9 @@ fn mlp(t: &mut Table) {
     let layers: Vec<candle_nn::Linear> = (0..3)
         .map(|l| candle_nn::linear(sizes[l], sizes[l + 1], vb.pp(format!("l{l}"))).unwrap())
         .collect();
-    let params_adam = candle_nn::ParamsAdamW {
-        lr: 1e-3,
-        weight_decay: 0.0,
-        ..Default::default()
-    };
-    let mut copt = candle_nn::AdamW::new(varmap.all_vars(), params_adam).unwrap();
+    let mut copt = candle_adam(&varmap);
     let cx = candle_tensor(&x, &dev);
-    let cy = candle_core::Tensor::from_vec(
-        labels.iter().map(|&c| c as u32).collect::<Vec<_>>(),
-        batch,
-        &dev,
-    )
-    .unwrap();
+    let cy = candle_labels(&labels, &dev);
     let candle = time_min(4.0, || {
         let mut h = cx.clone();
         for (l, layer) in layers.iter().enumerate() {
@@ -330,19 +317,9 @@ fn cnn(t: &mut Table) {
     let c1 = candle_nn::conv2d(1, 16, 3, cfg, vb.pp("c1")).unwrap();
     let c2 = candle_nn::conv2d(16, 32, 3, cfg, vb.pp("c2")).unwrap();
     let fc = candle_nn::linear(32 * 7 * 7, 10, vb.pp("fc")).unwrap();
-    let params_adam = candle_nn::ParamsAdamW {
-        lr: 1e-3,
-        weight_decay: 0.0,
-        ..Default::default()
-    };
-    let mut copt = candle_nn::AdamW::new(varmap.all_vars(), params_adam).unwrap();
+    let mut copt = candle_adam(&varmap);
     let cx = candle_tensor(&x, &dev);
-    let cy = candle_core::Tensor::from_vec(
-        labels.iter().map(|&c| c as u32).collect::<Vec<_>>(),
-        batch,
-        &dev,
-    )
-    .unwrap();
+    let cy = candle_labels(&labels, &dev);
     let candle = time_min(4.0, || {
         let h = c1
             .forward(&cx)

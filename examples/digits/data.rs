@@ -97,6 +97,30 @@ pub fn accuracy(pred: &[usize], truth: &[usize]) -> f32 {
     pred.iter().zip(truth).filter(|(p, t)| p == t).count() as f32 / truth.len() as f32
 }
 
+/// One pass over the rows of `x` in shuffled mini-batches of `batch`: `step(rows,
+/// labels)` trains on each and returns its loss; the result is the mean batch loss.
+/// `on_batch(done, total)` reports progress.
+pub fn shuffled_epoch(
+    x: &Tensor<f32, IxDyn>,
+    y: &[usize],
+    batch: usize,
+    rng: &mut rand::rngs::StdRng,
+    mut step: impl FnMut(&Tensor<f32, IxDyn>, &Tensor<i64, Ix1>) -> Result<f32>,
+    mut on_batch: impl FnMut(usize, usize),
+) -> Result<f32> {
+    let n = x.shape()[0];
+    let mut order: Vec<isize> = (0..n as isize).collect();
+    order.shuffle(rng);
+    let total = n.div_ceil(batch);
+    let mut sum = 0.0f32;
+    for (b, chunk) in order.chunks(batch).enumerate() {
+        let yb: Vec<usize> = chunk.iter().map(|&i| y[i as usize]).collect();
+        sum += step(&x.index_select(0, chunk)?, &labels(&yb))?;
+        on_batch(b + 1, total);
+    }
+    Ok(sum / total.max(1) as f32)
+}
+
 /// The train and test rows of a split, with their labels.
 pub struct Split {
     pub x_train: Tensor<f32, IxDyn>,

@@ -4,6 +4,7 @@
 //!
 //! Run: `cargo run --release --example digits [-- --epochs 30 --hidden 128 --seed 7]`
 
+mod cli;
 mod data;
 mod mlp;
 
@@ -16,25 +17,18 @@ use std::time::Instant;
 
 fn parse_args() -> Result<Config, String> {
     let mut cfg = Config::default();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut i = 0;
-    while i < args.len() {
-        let val = |i: usize| {
-            args.get(i + 1)
-                .ok_or_else(|| format!("{} needs a value", args[i]))
-        };
-        match args[i].as_str() {
-            "--epochs" => cfg.epochs = val(i)?.parse().map_err(|e| format!("--epochs: {e}"))?,
-            "--hidden" => cfg.hidden = val(i)?.parse().map_err(|e| format!("--hidden: {e}"))?,
-            "--seed" => cfg.seed = val(i)?.parse().map_err(|e| format!("--seed: {e}"))?,
-            "--help" | "-h" => {
-                println!("usage: digits [--epochs N] [--hidden N] [--seed N]");
-                std::process::exit(0);
+    cli::parse_flags(
+        "usage: digits [--epochs N] [--hidden N] [--seed N]",
+        |flag, v| {
+            match flag {
+                "--epochs" => cfg.epochs = cli::value(flag, v)?,
+                "--hidden" => cfg.hidden = cli::value(flag, v)?,
+                "--seed" => cfg.seed = cli::value(flag, v)?,
+                _ => return Ok(false),
             }
-            other => return Err(format!("unknown argument {other} (try --help)")),
-        }
-        i += 2;
-    }
+            Ok(true)
+        },
+    )?;
     Ok(cfg)
 }
 

@@ -6,7 +6,6 @@ use ferrotensor::autograd::{self, Var};
 use ferrotensor::optim::Adam;
 use ferrotensor::prelude::*;
 use rand::SeedableRng;
-use rand::seq::SliceRandom;
 
 /// Training hyper-parameters.
 #[derive(Clone, Debug)]
@@ -97,24 +96,19 @@ impl Mlp {
         y: &[usize],
         cfg: &Config,
         rng: &mut rand::rngs::StdRng,
-        mut on_batch: impl FnMut(usize, usize),
+        on_batch: impl FnMut(usize, usize),
     ) -> Result<EpochStats> {
-        let n = x.shape()[0];
-        let mut order: Vec<isize> = (0..n as isize).collect();
-        order.shuffle(rng);
-        let (mut loss_sum, mut batches) = (0.0f32, 0usize);
-        let total = n.div_ceil(cfg.batch);
-        for (b, chunk) in order.chunks(cfg.batch).enumerate() {
-            let xb = x.index_select(0, chunk)?;
-            let yb: Vec<usize> = chunk.iter().map(|&i| y[i as usize]).collect();
-            loss_sum += self.train_step(&xb, &super::data::labels(&yb))?;
-            batches += 1;
-            on_batch(b + 1, total);
-        }
-        let pred = self.predict(x);
+        let loss = super::data::shuffled_epoch(
+            x,
+            y,
+            cfg.batch,
+            rng,
+            |xb, yb| self.train_step(xb, yb),
+            on_batch,
+        )?;
         Ok(EpochStats {
-            loss: loss_sum / batches as f32,
-            train_accuracy: super::data::accuracy(&pred, y),
+            loss,
+            train_accuracy: super::data::accuracy(&self.predict(x), y),
         })
     }
 }

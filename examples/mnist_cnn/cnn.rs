@@ -7,7 +7,6 @@ use ferrotensor::nn::Conv2dArgs;
 use ferrotensor::optim::Adam;
 use ferrotensor::prelude::*;
 use rand::SeedableRng;
-use rand::seq::SliceRandom;
 
 /// Training hyper-parameters.
 #[derive(Clone, Debug)]
@@ -109,16 +108,14 @@ impl Cnn {
         cfg: &Config,
         rng: &mut rand::rngs::StdRng,
     ) -> Result<f32> {
-        let mut order: Vec<isize> = (0..x.shape()[0] as isize).collect();
-        order.shuffle(rng);
-        let (mut sum, mut batches) = (0.0f32, 0usize);
-        for chunk in order.chunks(cfg.batch) {
-            let xb = x.index_select(0, chunk)?;
-            let yb: Vec<usize> = chunk.iter().map(|&i| y[i as usize]).collect();
-            sum += self.train_step(&xb, &super::data::labels(&yb))?;
-            batches += 1;
-        }
-        Ok(sum / batches as f32)
+        super::data::shuffled_epoch(
+            x,
+            y,
+            cfg.batch,
+            rng,
+            |xb, yb| self.train_step(xb, yb),
+            |_, _| {},
+        )
     }
 }
 

@@ -4,6 +4,8 @@
 //!
 //! Run: `cargo run --release --example mnist_cnn [-- --epochs 25 --channels 32 --seed 7]`
 
+#[path = "../digits/cli.rs"]
+mod cli;
 mod cnn;
 #[path = "../digits/data.rs"]
 mod data;
@@ -15,27 +17,18 @@ use std::time::Instant;
 
 fn parse_args() -> Result<Config, String> {
     let mut cfg = Config::default();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut i = 0;
-    while i < args.len() {
-        let val = |i: usize| {
-            args.get(i + 1)
-                .ok_or_else(|| format!("{} needs a value", args[i]))
-        };
-        match args[i].as_str() {
-            "--epochs" => cfg.epochs = val(i)?.parse().map_err(|e| format!("--epochs: {e}"))?,
-            "--channels" => {
-                cfg.channels = val(i)?.parse().map_err(|e| format!("--channels: {e}"))?
+    cli::parse_flags(
+        "usage: mnist_cnn [--epochs N] [--channels N] [--seed N]",
+        |flag, v| {
+            match flag {
+                "--epochs" => cfg.epochs = cli::value(flag, v)?,
+                "--channels" => cfg.channels = cli::value(flag, v)?,
+                "--seed" => cfg.seed = cli::value(flag, v)?,
+                _ => return Ok(false),
             }
-            "--seed" => cfg.seed = val(i)?.parse().map_err(|e| format!("--seed: {e}"))?,
-            "--help" | "-h" => {
-                println!("usage: mnist_cnn [--epochs N] [--channels N] [--seed N]");
-                std::process::exit(0);
-            }
-            other => return Err(format!("unknown argument {other} (try --help)")),
-        }
-        i += 2;
-    }
+            Ok(true)
+        },
+    )?;
     Ok(cfg)
 }
 
