@@ -91,7 +91,8 @@
 //! [`tensor`] (the type, creation, conversions, views) · [`iter`] (the engine) ·
 //! [`ops`] (element-wise math, operators, comparison, casting) · [`reduce`] ·
 //! [`linalg`] (matmul, einsum, solvers) · [`manip`] (concatenate, pad, gather, sort) ·
-//! [`nn`] (softmax, conv, pooling, `ChwTensor`) · [`io`] (npy/npz/safetensors) ·
+//! [`nn`] (softmax, conv, pooling, `ChwTensor`) · [`autograd`] (`Var`, `backward`) ·
+//! [`optim`] (SGD, Adam, AdamW) · [`io`] (npy/npz/safetensors) ·
 //! [`interop`] (ndarray, serde) · [`display`] (NumPy printing) · [`kernels`].
 #![warn(missing_docs)]
 
