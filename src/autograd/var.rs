@@ -389,3 +389,37 @@ impl<T: Float> Var<T> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Var;
+    use crate::prelude::*;
+
+    #[test]
+    fn vars_and_grads_cross_threads() {
+        fn send_sync<X: Send + Sync>() {}
+        send_sync::<Var<f32>>();
+        send_sync::<crate::autograd::Grads<f64>>();
+        let x = Var::new(Tensor::from_vec(vec![1.0f64, 2.0], [2]).unwrap());
+        let y = std::thread::spawn({
+            let x = x.clone();
+            move || (&x * &x).sum()
+        })
+        .join()
+        .unwrap();
+        assert_eq!(y.backward().unwrap().get(&x).unwrap().to_vec(), vec![2.0, 4.0]);
+    }
+
+    #[test]
+    fn value_of_a_view_is_materialised_once() {
+        let x = Var::new(Tensor::from_vec(vec![1.0f64, 2.0, 3.0, 4.0], [2, 2]).unwrap());
+        assert_eq!(x.value().as_ptr(), x.view().as_ptr()); // a leaf's value is its memory
+        let t = x.t();
+        let first = t.value().as_ptr();
+        assert_eq!(t.value().to_vec(), vec![1.0, 3.0, 2.0, 4.0]);
+        assert!(t.value().is_contiguous());
+        assert_eq!(t.value().as_ptr(), first); // the same copy on the second call
+        assert_ne!(first, x.view().as_ptr());
+        assert_eq!(format!("{t:?}"), "Var { shape: [2, 2], op: \"t\", requires_grad: true }");
+    }
+}
