@@ -398,3 +398,160 @@ fn f32_gradients_match_f64() {
         assert!((*a as f64 - b).abs() < 1e-4 * (1.0 + b.abs()), "{a} vs {b}");
     }
 }
+
+/// One-input operations for the layout sweep: name, the operation, and whether it
+/// needs every axis at least 2 long (moments, extrema over an axis, `t` products).
+type OneInput = (&'static str, fn(&Var<f64>) -> Result<Var<f64>>, bool);
+
+fn one_input_ops() -> Vec<OneInput> {
+    fn pos(v: &Var<f64>) -> Var<f64> {
+        &v.square() + 0.5
+    }
+    vec![
+        ("exp", |v| Ok(v.exp()), false),
+        ("ln", |v| Ok(pos(v).ln()), false),
+        ("tanh", |v| Ok(v.tanh()), false),
+        ("sigmoid", |v| Ok(v.sigmoid()), false),
+        ("relu", |v| Ok(v.relu()), false),
+        ("sqrt", |v| Ok(pos(v).sqrt()), false),
+        ("powf", |v| Ok(pos(v).powf(1.5)), false),
+        ("square", |v| Ok(v.square()), false),
+        ("abs", |v| Ok(v.abs()), false),
+        ("gelu", |v| Ok(v.gelu()), false),
+        ("silu", |v| Ok(v.silu()), false),
+        ("leaky_relu", |v| Ok(v.leaky_relu(0.3)), false),
+        ("clip", |v| Ok(v.clip(-0.4, 0.6)), false),
+        ("neg", |v| Ok(-v), false),
+        ("scalars", |v| Ok(&(2.0 - v) * &(v + 1.0) / 3.0), false),
+        ("rdiv", |v| Ok(1.0 / &pos(v)), false),
+        ("sum", |v| Ok(v.sum()), false),
+        ("mean", |v| Ok(v.mean()), true),
+        ("sum_axes 0", |v| v.sum_axes(&[0], false), false),
+        ("sum_axes -1 keepdims", |v| v.sum_axes(&[-1], true), false),
+        ("mean_axes 1", |v| v.mean_axes(&[1], false), true),
+        ("max_axes 1", |v| v.max_axes(&[1], false), true),
+        ("min_axes 0 keepdims", |v| v.min_axes(&[0], true), true),
+        ("var", |v| Ok(v.var(0)), true),
+        ("var_axes 0 ddof 1", |v| v.var_axes(&[0], true, 1), true),
+        ("std_axes 1", |v| v.std_axes(&[1], false, 0), true),
+        ("cumsum 0", |v| v.cumsum(0), false),
+        ("cumsum 1", |v| v.cumsum(1), false),
+        ("reshape", |v| v.reshape(vec![v.size()]), false),
+        ("permute", |v| v.permute(&[1, 0]), false),
+        ("t", |v| Ok(v.t()), false),
+        ("slice", |v| v.try_slice(s![..;-1, 1..]), false),
+        (
+            "broadcast_to",
+            |v| v.broadcast_to(vec![2, v.shape()[0], v.shape()[1]]),
+            false,
+        ),
+        ("unsqueeze", |v| v.unsqueeze(1), false),
+        ("squeeze", |v| Ok(v.squeeze()), false),
+        ("flip", |v| v.flip(1), false),
+        ("index_select", |v| v.index_select(0, &[0, 0, -1]), true),
+        (
+            "gather",
+            |v| v.gather(1, &Tensor::from_vec(vec![1i64, 0, 1], [1, 3]).unwrap()),
+            true,
+        ),
+        ("pad", |v| v.pad(&[(1, 2), (2, 0)], PadMode::Reflect), true),
+        ("softmax", |v| autograd::softmax(v, 1), false),
+        ("log_softmax", |v| autograd::log_softmax(v, 0), false),
+        (
+            "layer_norm",
+            |v| autograd::layer_norm(v, &[v.shape()[1]], None, None, 1e-5),
+            true,
+        ),
+        ("x * x", |v| Ok(v * v), false),
+        ("maximum", |v| v.maximum(0.1), false),
+        (
+            "minimum with its flip",
+            |v| v.minimum(&v.flip(0)?.mul_scalar(0.7)),
+            false,
+        ),
+        (
+            "where",
+            |v| autograd::where_(&v.value().mapv(|x| x > 0.0), v, &v.exp()),
+            false,
+        ),
+        ("matmul x·xᵀ", |v| v.matmul(&v.t()), false),
+        (
+            "concatenate",
+            |v| autograd::concatenate(&[v, &v.exp()], 0),
+            false,
+        ),
+    ]
+}
+
+/// The same values as leaves of several layouts and as views: `(label, leaf, view)`.
+fn layouts(base: &Tensor<f64>) -> Vec<(&'static str, Tensor<f64>, fn(&Var<f64>) -> Var<f64>)> {
+    let shape = base.shape().to_vec();
+    let tr = |v: &Var<f64>| v.t();
+    let every_other = |v: &Var<f64>| v.slice(s![..;-2, ..]);
+    // Leaves whose views give `base`'s values.
+    let transposed_leaf = base.t().to_contiguous();
+    let doubled = Tensor::<f64, _>::from_shape_fn(vec![2 * shape[0], shape[1]], |i| {
+        if i[0] % 2 == 1 {
+            base[&[(2 * shape[0] - 1 - i[0]) / 2, i[1]][..]]
+        } else {
+            0.0
+        }
+    });
+    vec![
+        ("contiguous", base.clone(), |v| v.clone()),
+        ("column-major leaf", col_major(base), |v| v.clone()),
+        ("flipped leaf", flipped_storage(base), |v| v.clone()),
+        ("permuted view", transposed_leaf, tr),
+        ("reversed strided view", doubled, every_other),
+    ]
+}
+
+#[test]
+fn every_one_input_op_on_every_layout_and_edge_shape() {
+    let mut r = rng(11);
+    let mut checked = 0;
+    for shape in [vec![3, 4], vec![1, 4], vec![3, 1], vec![0, 4], vec![2, 0]] {
+        let base = randn(&shape, &mut r);
+        for (label, leaf, view) in layouts(&base) {
+            for (name, op, needs_two) in one_input_ops() {
+                if needs_two && shape.iter().any(|&d| d < 2) {
+                    continue;
+                }
+                gradcheck(
+                    &format!("{name} on {label} {shape:?}"),
+                    std::slice::from_ref(&leaf),
+                    |v| op(&view(&v[0])),
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 500, "{checked}");
+}
+
+#[test]
+fn binary_ops_on_mixed_layouts() {
+    let mut r = rng(12);
+    let (a, b) = (randn(&[3, 4], &mut r), uniform(&[3, 4], 0.5, 2.0, &mut r));
+    type Binary = (&'static str, fn(&Var<f64>, &Var<f64>) -> Result<Var<f64>>);
+    let ops: [Binary; 7] = [
+        ("add", |x, y| x.try_add(y)),
+        ("sub", |x, y| x.try_sub(y)),
+        ("mul", |x, y| x.try_mul(y)),
+        ("div", |x, y| x.try_div(y)),
+        ("maximum", |x, y| x.maximum(y)),
+        ("minimum", |x, y| x.minimum(y)),
+        ("matmul a·bᵀ", |x, y| x.matmul(&y.t())),
+    ];
+    for (la, leaf_a, view_a) in layouts(&a) {
+        for (lb, leaf_b, view_b) in layouts(&b) {
+            for (name, op) in ops {
+                gradcheck(
+                    &format!("{name} {la} with {lb}"),
+                    &[leaf_a.clone(), leaf_b.clone()],
+                    |v| op(&view_a(&v[0]), &view_b(&v[1])),
+                );
+            }
+        }
+    }
+}

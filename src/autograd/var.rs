@@ -420,6 +420,9 @@ mod tests {
         assert!(t.value().is_contiguous());
         assert_eq!(t.value().as_ptr(), first); // the same copy on the second call
         assert_ne!(first, x.view().as_ptr());
-        assert_eq!(format!("{t:?}"), "Var { shape: [2, 2], op: \"t\", requires_grad: true }");
+        assert_eq!(
+            format!("{t:?}"),
+            "Var { shape: [2, 2], op: \"t\", requires_grad: true }"
+        );
     }
 }
