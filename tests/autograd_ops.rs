@@ -466,12 +466,12 @@ fn one_input_ops() -> Vec<OneInput> {
         ("maximum", |v| v.maximum(0.1), false),
         (
             "minimum with its flip",
-            |v| v.minimum(&v.flip(0)?.mul_scalar(0.7)),
+            |v| v.minimum(v.flip(0)?.mul_scalar(0.7)),
             false,
         ),
         (
             "where",
-            |v| autograd::where_(&v.value().mapv(|x| x > 0.0), v, &v.exp()),
+            |v| autograd::where_(&v.value().mapv(|x| x > 0.0), v, v.exp()),
             false,
         ),
         ("matmul x·xᵀ", |v| v.matmul(&v.t()), false),
@@ -483,8 +483,11 @@ fn one_input_ops() -> Vec<OneInput> {
     ]
 }
 
+/// A leaf of some layout and the view of it that reads the base values.
+type Layouted = (&'static str, Tensor<f64>, fn(&Var<f64>) -> Var<f64>);
+
 /// The same values as leaves of several layouts and as views: `(label, leaf, view)`.
-fn layouts(base: &Tensor<f64>) -> Vec<(&'static str, Tensor<f64>, fn(&Var<f64>) -> Var<f64>)> {
+fn layouts(base: &Tensor<f64>) -> Vec<Layouted> {
     let shape = base.shape().to_vec();
     let tr = |v: &Var<f64>| v.t();
     let every_other = |v: &Var<f64>| v.slice(s![..;-2, ..]);
