@@ -402,6 +402,49 @@ fn shape_errors_are_the_tensor_operations_errors() {
         autograd::max_pool2d(&a, [2, 2], [2, 2], [0, 0]).unwrap_err(),
         ferrotensor::nn::max_pool2d(ta, [2, 2], [2, 2], [0, 0]).unwrap_err(),
     );
+    let cond = Tensor::from_vec(vec![true, false, true], [3]).unwrap();
+    same(
+        autograd::where_(&cond, &a, &b).unwrap_err(),
+        ferrotensor::where_(&cond, ta, tb).unwrap_err(),
+    );
+    let idx = Tensor::from_vec(vec![0i64, 5], [1, 2]).unwrap();
+    same(
+        a.gather(1, &idx).unwrap_err(),
+        ta.gather(1, &idx).unwrap_err(),
+    );
+    same(
+        a.pad(&[(1, 1), (0, 0), (1, 1)], PadMode::Reflect)
+            .unwrap_err(),
+        ta.pad(&[(1, 1), (0, 0), (1, 1)], PadMode::Reflect)
+            .unwrap_err(),
+    );
+    same(
+        a.var_axes(&[5], false, 0).unwrap_err(),
+        ta.var_axes(&[5], false, 0).unwrap_err(),
+    );
+    same(
+        autograd::log_softmax(&a, -3).unwrap_err(),
+        ferrotensor::nn::log_softmax(ta, -3).unwrap_err(),
+    );
+    same(
+        autograd::linear(&a, &b, None).unwrap_err(),
+        ferrotensor::nn::linear(ta, tb, None).unwrap_err(),
+    );
+    same(
+        autograd::avg_pool2d(&img, [5, 5], [1, 1], [0, 0]).unwrap_err(),
+        ferrotensor::nn::avg_pool2d(img.value(), [5, 5], [1, 1], [0, 0]).unwrap_err(),
+    );
+    // Element-wise losses fail as the element-wise subtraction does.
+    same(
+        autograd::mse_loss(&a, &b).unwrap_err(),
+        ta.try_sub(tb).unwrap_err(),
+    );
+    assert!(
+        autograd::bce_with_logits(&a, &b)
+            .unwrap_err()
+            .to_string()
+            .contains("(2, 3) (4, 5)")
+    );
     // Losses name themselves and the shapes.
     let e =
         autograd::cross_entropy(&a, &Tensor::from_vec(vec![0i64, 1, 2], [3]).unwrap()).unwrap_err();
@@ -415,6 +458,12 @@ fn shape_errors_are_the_tensor_operations_errors() {
     assert!(
         e.to_string()
             .contains("target 3 is out of range for 3 classes"),
+        "{e}"
+    );
+    let e = autograd::nll_loss(&a, &Tensor::from_vec(vec![0i64, -1], [2]).unwrap()).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("nll_loss: target -1 is out of range for 3 classes"),
         "{e}"
     );
     let e = autograd::layer_norm(&a, &[2], None, None, 1e-5).unwrap_err();
@@ -456,4 +505,237 @@ fn operators_panic_with_the_tensor_message() {
     let a = Var::new(Tensor::<f32, _>::ones([2]));
     let b = Var::new(Tensor::<f32, _>::ones([3]));
     let _ = &a * &b;
+}
+
+/// A constant of `shape` with fixed values in `[−scale, scale]` (weights, targets).
+fn fixed(shape: &[usize], scale: f64) -> Var<f64> {
+    Var::constant(Tensor::<f64, _>::from_shape_fn(shape.to_vec(), |i| {
+        let k = i.iter().fold(0usize, |a, &x| a * 7 + x + 1);
+        ((k * 37 % 17) as f64 / 8.0 - 1.0) * scale
+    }))
+}
+
+/// Class labels `(N, d…)` for logits `(N, C, d…)`, all in `0..C`.
+fn labels_for(v: &Var<f64>) -> Tensor<i64> {
+    let s = v.shape();
+    let mut shape = vec![s[0]];
+    shape.extend_from_slice(&s[2..]);
+    Tensor::from_shape_fn(shape, |i| (i.iter().sum::<usize>() % s[1]) as i64)
+}
+
+/// `nn`-mirroring functions of one `(N, C, H, W)` input for the layout sweep (weights,
+/// labels and targets are constants built from the input's shape), and whether they
+/// need more than one element per normalised group.
+type NnOp = (&'static str, fn(&Var<f64>) -> Result<Var<f64>>, bool);
+
+fn nn_ops() -> Vec<NnOp> {
+    vec![
+        (
+            "conv2d",
+            |v| {
+                let args = Conv2dArgs {
+                    padding: [1, 1],
+                    ..Default::default()
+                };
+                let w = fixed(&[2, v.shape()[1], 2, 2], 0.5);
+                autograd::conv2d(v, &w, Some(&fixed(&[2], 1.0)), &args)
+            },
+            false,
+        ),
+        (
+            "conv2d strided, dilated",
+            |v| {
+                let args = Conv2dArgs {
+                    stride: [2, 1],
+                    dilation: [1, 2],
+                    padding: [1, 2],
+                    groups: 1,
+                };
+                autograd::conv2d(v, &fixed(&[3, v.shape()[1], 2, 2], 0.5), None, &args)
+            },
+            false,
+        ),
+        (
+            "max_pool2d",
+            |v| autograd::max_pool2d(v, [2, 2], [1, 1], [1, 1]),
+            false,
+        ),
+        (
+            "avg_pool2d",
+            |v| autograd::avg_pool2d(v, [2, 2], [2, 1], [1, 1]),
+            false,
+        ),
+        ("softmax", |v| autograd::softmax(v, 1), false),
+        ("log_softmax", |v| autograd::log_softmax(v, -1), false),
+        (
+            "cross_entropy",
+            |v| autograd::cross_entropy(v, &labels_for(v)),
+            false,
+        ),
+        (
+            "nll_loss",
+            |v| autograd::nll_loss(&autograd::log_softmax(v, 1)?, &labels_for(v)),
+            false,
+        ),
+        (
+            "mse_loss",
+            |v| autograd::mse_loss(v, &fixed(v.shape(), 1.0)),
+            false,
+        ),
+        (
+            "mse_loss, target broadcast",
+            |v| autograd::mse_loss(v, &fixed(&[v.shape()[3]], 1.0)),
+            false,
+        ),
+        (
+            "bce_with_logits",
+            |v| autograd::bce_with_logits(v, &(&fixed(v.shape(), 0.5) + 0.5)),
+            false,
+        ),
+        (
+            "layer_norm",
+            |v| autograd::layer_norm(v, &v.shape()[2..], None, None, 1e-5),
+            true,
+        ),
+        (
+            "batch_norm",
+            |v| autograd::batch_norm(v, None, None, None, None, &BatchNormArgs::default()),
+            true,
+        ),
+        (
+            "linear over W",
+            |v| {
+                let w = fixed(&[3, v.shape()[3]], 0.5);
+                autograd::linear(v, &w, Some(&fixed(&[3], 1.0)))
+            },
+            false,
+        ),
+    ]
+}
+
+#[test]
+fn nn_functions_on_every_layout_and_edge_shape() {
+    let mut r = rng(27);
+    let mut checked = 0;
+    for shape in [
+        vec![2, 3, 4, 3],
+        vec![1, 1, 3, 3],
+        vec![2, 3, 1, 1],
+        vec![0, 2, 3, 3],
+        vec![2, 2, 0, 3],
+    ] {
+        let base = randn(&shape, &mut r);
+        for (label, leaf, view) in layouts(&base) {
+            for (name, op, needs_groups) in nn_ops() {
+                // Normalising groups of one element (or none) has no gradient to check.
+                let small = shape.iter().product::<usize>() < 2 * shape[1].max(1)
+                    || shape[2] * shape[3] < 2;
+                if needs_groups && small {
+                    continue;
+                }
+                gradcheck(
+                    &format!("{name} on {label} {shape:?}"),
+                    std::slice::from_ref(&leaf),
+                    |v| op(&view(&v[0])),
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 300, "{checked}");
+}
+
+#[test]
+fn nn_weights_and_targets_on_mixed_layouts_and_broadcasts() {
+    let mut r = rng(28);
+    let (x, w) = (randn(&[2, 3, 5, 4], &mut r), randn(&[3, 3, 2, 2], &mut r));
+    let args = Conv2dArgs {
+        stride: [1, 2],
+        padding: [1, 0],
+        ..Default::default()
+    };
+    let (fx, fw) = (randn(&[5, 3], &mut r), randn(&[2, 3], &mut r));
+    for (lx, leaf_x, view_x) in layouts(&x) {
+        for (lw, leaf_w, view_w) in layouts(&w) {
+            gradcheck(
+                &format!("conv2d {lx} input, {lw} weight"),
+                &[leaf_x.clone(), leaf_w.clone()],
+                |v| autograd::conv2d(&view_x(&v[0]), &view_w(&v[1]), None, &args),
+            );
+        }
+    }
+    for (lx, leaf_x, view_x) in layouts(&fx) {
+        for (lw, leaf_w, view_w) in layouts(&fw) {
+            gradcheck(
+                &format!("linear {lx} input, {lw} weight"),
+                &[leaf_x.clone(), leaf_w.clone(), randn(&[2], &mut r)],
+                |v| autograd::linear(&view_x(&v[0]), &view_w(&v[1]), Some(&v[2])),
+            );
+        }
+    }
+    // Either operand of the element-wise losses may broadcast against the other. (A
+    // mean over no elements is NaN, as in PyTorch: nothing to differentiate.)
+    for (sa, sb) in broadcast_pairs(&mut r) {
+        if sa.contains(&0) || sb.contains(&0) {
+            continue;
+        }
+        let (a, b) = (randn(&sa, &mut r), uniform(&sb, 0.0, 1.0, &mut r));
+        gradcheck(
+            &format!("mse_loss {sa:?} {sb:?}"),
+            &[a.clone(), b.clone()],
+            |v| autograd::mse_loss(&v[0], &v[1]),
+        );
+        gradcheck(&format!("bce_with_logits {sa:?} {sb:?}"), &[a, b], |v| {
+            autograd::bce_with_logits(&v[0], &v[1])
+        });
+    }
+    let (a, b) = (randn(&[3, 4], &mut r), randn(&[3, 4], &mut r));
+    for (la, leaf_a, view_a) in layouts(&a) {
+        for (lb, leaf_b, view_b) in layouts(&b) {
+            gradcheck(
+                &format!("mse_loss {la} with {lb}"),
+                &[leaf_a.clone(), leaf_b.clone()],
+                |v| autograd::mse_loss(&view_a(&v[0]), &view_b(&v[1])),
+            );
+            gradcheck(
+                &format!("bce_with_logits {la} with {lb}"),
+                &[leaf_a.clone(), leaf_b.clone()],
+                |v| autograd::bce_with_logits(&view_a(&v[0]), &view_b(&v[1])),
+            );
+        }
+    }
+}
+
+#[test]
+fn nn_functions_share_sub_expressions() {
+    let mut r = rng(29);
+    let x = randn(&[1, 2, 4, 4], &mut r);
+    gradcheck(
+        "conv2d of x with a window of x as weight",
+        &[x.clone()],
+        |v| {
+            let w = v[0].slice(s![.., .., 1..3, 0..2]); // (1, 2, 2, 2)
+            let y = autograd::conv2d(&v[0], &w, None, &Conv2dArgs::default())?; // (1, 1, 3, 3)
+            let skip = autograd::avg_pool2d(&v[0].sum_axes(&[1], true)?, [2, 2], [1, 1], [0, 0])?;
+            Ok(&(&y * &autograd::softmax(&y, -1)?) + &skip)
+        },
+    );
+    gradcheck("pools of one input added", &[x.clone()], |v| {
+        let a = autograd::max_pool2d(&v[0], [2, 2], [2, 2], [0, 0])?;
+        let b = autograd::avg_pool2d(&v[0], [2, 2], [2, 2], [0, 0])?;
+        Ok(&(&a * &b) + &autograd::max_pool2d(&v[0].flip(-1)?, [2, 2], [2, 2], [0, 0])?)
+    });
+    gradcheck("norms and losses of one input", &[x.clone()], |v| {
+        let ln = autograd::layer_norm(&v[0], &[4, 4], None, None, 1e-5)?;
+        let bn = autograd::batch_norm(&v[0], None, None, None, None, &BatchNormArgs::default())?;
+        let ce = autograd::cross_entropy(&v[0], &labels_for(&v[0]))?;
+        let mse = autograd::mse_loss(&v[0], &v[0].flip(2)?)?;
+        let bce = autograd::bce_with_logits(&v[0], &v[0].sigmoid())?;
+        Ok(&(&(&(&ln * &bn).sum() + &ce) + &mse) + &bce)
+    });
+    let (h, w) = (randn(&[4, 3], &mut r), randn(&[3, 3], &mut r));
+    gradcheck("linear applied twice with one weight", &[h, w], |v| {
+        let y = autograd::linear(&v[0], &v[1], None)?.tanh();
+        autograd::linear(&y, &v[1], Some(&v[1].sum_axes(&[0], false)?))
+    });
 }

@@ -148,3 +148,43 @@ pub fn broadcast_pairs(rng: &mut StdRng) -> Vec<(Vec<usize>, Vec<usize>)> {
         (vec![a, 0], vec![1, 0]),
     ]
 }
+
+/// A leaf of some layout and the view of it that reads the base values.
+pub type Layouted = (&'static str, Tensor<f64>, fn(&Var<f64>) -> Var<f64>);
+
+/// All axes of `v` reversed (a view).
+fn reversed(v: &Var<f64>) -> Var<f64> {
+    v.t()
+}
+
+/// Every other row of `v`, from the last backwards (a view with stride −2 on axis 0).
+fn every_other_reversed(v: &Var<f64>) -> Var<f64> {
+    v.slice(s![..;-2])
+}
+
+/// The same values (of any rank ≥ 1) as leaves of several layouts and as views of
+/// other leaves: `(label, leaf, view)` with `view(Var::new(leaf))` reading `base`.
+pub fn layouts(base: &Tensor<f64>) -> Vec<Layouted> {
+    let shape = base.shape().to_vec();
+    let n0 = shape[0];
+    let transposed_leaf = base.t().to_contiguous();
+    // Rows 2i + 1 hold base row n0 − 1 − i, even rows zeros: `..;-2` picks base in order.
+    let mut doubled_shape = shape.clone();
+    doubled_shape[0] = 2 * n0;
+    let doubled = Tensor::<f64, _>::from_shape_fn(doubled_shape, |i| {
+        if i[0] % 2 == 1 {
+            let mut j = i.to_vec();
+            j[0] = (2 * n0 - 1 - i[0]) / 2;
+            base[&j[..]]
+        } else {
+            0.0
+        }
+    });
+    vec![
+        ("contiguous", base.clone(), |v| v.clone()),
+        ("column-major leaf", col_major(base), |v| v.clone()),
+        ("flipped leaf", flipped_storage(base), |v| v.clone()),
+        ("permuted view", transposed_leaf, reversed),
+        ("reversed strided view", doubled, every_other_reversed),
+    ]
+}
