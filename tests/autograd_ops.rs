@@ -78,9 +78,10 @@ fn element_wise_functions() {
     gradcheck("square", &[x.clone()], |v| Ok(v[0].square()));
     gradcheck("abs", &[x.clone()], |v| Ok(v[0].abs()));
     gradcheck("gelu", &[x.clone()], |v| Ok(v[0].gelu()));
+    gradcheck("gelu_tanh", &[x.clone()], |v| Ok(v[0].gelu_tanh()));
     gradcheck("silu", &[x.clone()], |v| Ok(v[0].silu()));
     gradcheck("leaky_relu", &[x.clone()], |v| Ok(v[0].leaky_relu(0.1)));
-    gradcheck("clip", &[x.clone()], |v| Ok(v[0].clip(-0.5, 0.7)));
+    gradcheck("clip", &[x.clone()], |v| v[0].clip(-0.5, 0.7));
     gradcheck("nn-style functions", &[x.clone()], |v| {
         Ok(&(&autograd::gelu(&v[0]) + &autograd::silu(&v[0]))
             * &autograd::tanh(&autograd::leaky_relu(&v[0], 0.2)))
@@ -94,7 +95,16 @@ fn non_differentiable_points_follow_pytorch() {
     assert_eq!(grad(x.relu()), vec![0.0, 0.0, 1.0]);
     assert_eq!(grad(x.abs()), vec![-1.0, 0.0, 1.0]);
     assert_eq!(grad(x.leaky_relu(0.1)), vec![0.1, 0.1, 1.0]);
-    assert_eq!(grad(x.clip(-1.0, 0.0)), vec![1.0, 1.0, 0.0]); // bounds included
+    assert_eq!(grad(x.clip(-1.0, 0.0).unwrap()), vec![1.0, 1.0, 0.0]); // bounds included
+    let (lo, hi) = (
+        Var::new(Tensor::from_vec(vec![0.0f64], [1]).unwrap()),
+        Var::new(Tensor::from_vec(vec![0.5f64, 0.5, -2.0], [3]).unwrap()),
+    );
+    let g = x.clip(&lo, &hi).unwrap().sum().backward().unwrap();
+    // x = -1 takes min; x = 0 = min stays x; x = 1 takes max; min > max gives max (NumPy)
+    assert_eq!(g.get(&x).unwrap().to_vec(), vec![0.0, 1.0, 0.0]);
+    assert_eq!(g.get(&lo).unwrap().to_vec(), vec![1.0]);
+    assert_eq!(g.get(&hi).unwrap().to_vec(), vec![0.0, 0.0, 1.0]);
     let y = Var::new(Tensor::from_vec(vec![0.0f64, 2.0, 1.0], [3]).unwrap());
     let g = x.maximum(&y).unwrap().sum().backward().unwrap();
     assert_eq!(g.get(&x).unwrap().to_vec(), vec![0.0, 0.0, 0.5]);
@@ -126,7 +136,26 @@ fn maximum_minimum_where_with_broadcasting_and_scalars() {
             autograd::where_(&cond, &v[0], &v[1])
         });
     }
+    // clip with Var bounds: each of the three operands broadcast against the others.
+    for (sx, slo, shi) in [
+        (vec![3, 4], vec![4], vec![3, 1]),
+        (vec![4], vec![3, 1], vec![]),
+        (vec![1, 4], vec![3, 4], vec![4]),
+        (vec![0, 4], vec![1], vec![4]),
+    ] {
+        let x = randn(&sx, &mut r);
+        let lo = uniform(&slo, -1.0, 0.0, &mut r);
+        let hi = uniform(&shi, 0.1, 1.0, &mut r);
+        gradcheck(&format!("clip {sx:?} {slo:?} {shi:?}"), &[x, lo, hi], |v| {
+            v[0].clip(&v[1], &v[2])
+        });
+    }
     let x = randn(&[3, 4], &mut r);
+    gradcheck(
+        "clip with one Var bound",
+        &[x.clone(), uniform(&[4], 0.0, 0.5, &mut r)],
+        |v| v[0].clip(-0.3, &v[1]),
+    );
     gradcheck("maximum scalar", &[x.clone()], |v| v[0].maximum(0.25));
     gradcheck("minimum scalar", &[x.clone()], |v| v[0].minimum(-0.25));
     let cond = Tensor::from_vec(vec![true, false, true, false], [4]).unwrap();
@@ -176,7 +205,7 @@ fn reductions_over_every_axis_choice() {
             }
         }
     }
-    for ddof in [0, 1] {
+    for ddof in [0.0, 1.0, 0.5] {
         gradcheck(&format!("var ddof={ddof}"), &[x.clone()], |v| {
             Ok(v[0].var(ddof))
         });
@@ -418,9 +447,10 @@ fn one_input_ops() -> Vec<OneInput> {
         ("square", |v| Ok(v.square()), false),
         ("abs", |v| Ok(v.abs()), false),
         ("gelu", |v| Ok(v.gelu()), false),
+        ("gelu_tanh", |v| Ok(autograd::gelu_tanh(v)), false),
         ("silu", |v| Ok(v.silu()), false),
         ("leaky_relu", |v| Ok(v.leaky_relu(0.3)), false),
-        ("clip", |v| Ok(v.clip(-0.4, 0.6)), false),
+        ("clip", |v| v.clip(-0.4, 0.6), false),
         ("neg", |v| Ok(-v), false),
         ("scalars", |v| Ok(&(2.0 - v) * &(v + 1.0) / 3.0), false),
         ("rdiv", |v| Ok(1.0 / &pos(v)), false),

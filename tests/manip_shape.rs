@@ -100,7 +100,11 @@ fn golden_meshgrid_diff() {
         } else {
             Indexing::Xy
         };
-        expect(c, meshgrid(&views, ind), |g| check_all(g, c))
+        expect(
+            c,
+            meshgrid(&views.iter().map(|t| t as _).collect::<Vec<_>>(), ind),
+            |g| check_all(g, c),
+        )
     });
     run("diff", 20, |c| {
         let (n, axis) = (arg_i(c, "n") as usize, arg_i(c, "axis"));

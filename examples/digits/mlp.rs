@@ -68,11 +68,7 @@ impl Mlp {
     /// Predicted classes.
     pub fn predict(&self, x: &Tensor<f32, IxDyn>) -> Vec<usize> {
         let logits = self.forward(&Var::constant(x.clone())).expect("shapes fit");
-        logits
-            .value()
-            .argmax_axis(1, false)
-            .expect("rank 2")
-            .to_vec()
+        logits.value().argmax_axis(1).expect("rank 2").to_vec()
     }
 
     /// One mini-batch step: forward, `backward()`, Adam; returns the batch loss.

@@ -75,11 +75,7 @@ impl Cnn {
     /// Predicted classes of images `(N, 1, 8, 8)`.
     pub fn predict(&self, x: &Tensor<f32, IxDyn>) -> Vec<usize> {
         let logits = self.forward(&Var::constant(x.clone())).expect("shapes fit");
-        logits
-            .value()
-            .argmax_axis(1, false)
-            .expect("rank 2")
-            .to_vec()
+        logits.value().argmax_axis(1).expect("rank 2").to_vec()
     }
 
     /// One mini-batch step; returns the batch loss.

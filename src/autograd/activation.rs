@@ -28,6 +28,18 @@ pub fn gelu<T: Float>(x: &Var<T>) -> Var<T> {
     x.gelu()
 }
 
+/// GELU, tanh approximation (as [`crate::nn::gelu_tanh`]); see [`Var::gelu_tanh`].
+///
+/// ```
+/// use ferrotensor::prelude::*;
+/// let x = Var::new(Tensor::from_vec(vec![0.0f64], [1])?);
+/// assert_eq!(ferrotensor::autograd::gelu_tanh(&x).value().to_vec(), vec![0.0]);
+/// # Ok::<(), ferrotensor::Error>(())
+/// ```
+pub fn gelu_tanh<T: Float>(x: &Var<T>) -> Var<T> {
+    x.gelu_tanh()
+}
+
 /// SiLU `x·sigmoid(x)` (as [`crate::nn::silu`]); see [`Var::silu`].
 ///
 /// ```

@@ -144,7 +144,8 @@ pub fn conv2d<T: Float>(input: &Var<T>, weight: &Var<T>, bias: Option<&Var<T>>, 
             let dw = if groups == 1 {
                 parts.pop().expect("one group")
             } else {
-                crate::manip::concatenate(&parts, 0)?
+                let refs: Vec<&dyn crate::manip::AsView<T, IxDyn>> = parts.iter().map(|p| p as _).collect();
+                crate::manip::concatenate(&refs, 0)?
             };
             Some(Grad::dense(dw.into_shape(ws.to_vec())?))
         } else {

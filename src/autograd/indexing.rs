@@ -171,7 +171,8 @@ fn narrow<'a, T: Float>(
 pub fn concatenate<T: Float, V: Borrow<Var<T>>>(inputs: &[V], axis: isize) -> Result<Var<T>> {
     let vars: Vec<&Var<T>> = inputs.iter().map(|v| v.borrow()).collect();
     let views: Vec<TensorView<'_, T, IxDyn>> = vars.iter().map(|v| v.view()).collect();
-    let value = crate::manip::concatenate(&views, axis)?;
+    let refs: Vec<&dyn crate::manip::AsView<T, IxDyn>> = views.iter().map(|v| v as _).collect();
+    let value = crate::manip::concatenate(&refs, axis)?;
     let ax = normalize_axis(axis, value.ndim(), "concatenate")?;
     Ok(Var::from_op(value, "concatenate", &vars, move |c| {
         let g = c.grad.view();

@@ -29,11 +29,11 @@
 //! | group | operations |
 //! |---|---|
 //! | arithmetic | `+ - * /` and unary `-` (two `Var`s or a scalar on either side, NumPy broadcasting), [`Var::maximum`], [`Var::minimum`] (ties split half/half as PyTorch), [`where_`], [`Var::clip`] |
-//! | element-wise | `exp ln tanh sigmoid relu sqrt powf square abs gelu silu leaky_relu` |
+//! | element-wise | `exp ln tanh sigmoid relu sqrt powf square abs gelu gelu_tanh silu leaky_relu` |
 //! | reductions | [`Var::sum`] (0-d), [`Var::mean`], `sum_axes mean_axes max_axes min_axes var var_axes std std_axes cumsum` |
 //! | linear algebra | [`Var::matmul`] (NumPy `matmul`: 1-D promotion, batch broadcasting), [`linear`] |
 //! | views and copies | `reshape permute t slice broadcast_to squeeze unsqueeze flip index_select gather pad`, [`concatenate`] |
-//! | `nn` | [`softmax`], [`log_softmax`], [`conv2d`], [`max_pool2d`], [`avg_pool2d`], [`layer_norm`], [`batch_norm`] (training mode, running statistics updated), [`gelu`], [`silu`], [`leaky_relu`], [`relu`] |
+//! | `nn` | [`softmax`], [`log_softmax`], [`conv2d`], [`max_pool2d`], [`avg_pool2d`], [`layer_norm`], [`batch_norm`] (training mode, running statistics updated), [`gelu`] (exact), [`gelu_tanh`], [`silu`], [`leaky_relu`], [`relu`] |
 //! | losses (mean over the batch) | [`cross_entropy`], [`nll_loss`], [`mse_loss`], [`bce_with_logits`] |
 //!
 //! Methods take the same arguments as their [`crate::Tensor`] namesakes and return
@@ -51,7 +51,7 @@
 //! - A `Var` used several times receives the sum of the gradients of its uses
 //!   (accumulated in place).
 //! - Non-differentiable points follow PyTorch: `relu` and `abs` have gradient 0 at 0,
-//!   `clip` passes the gradient where `min ≤ x ≤ max`, `max_axes` splits it evenly among
+//!   `clip` passes the gradient to `x` where `min ≤ x ≤ max` (else to the bound that was taken), `max_axes` splits it evenly among
 //!   tied maxima, `maximum`/`minimum` give each operand half at a tie, `max_pool2d`
 //!   gives it to the first maximum of each window.
 //! - **First order only**: gradients are plain tensors, not `Var`s, so they cannot be
@@ -88,7 +88,7 @@ mod unary;
 mod var;
 mod views;
 
-pub use activation::{gelu, leaky_relu, relu, sigmoid, silu, tanh};
+pub use activation::{gelu, gelu_tanh, leaky_relu, relu, sigmoid, silu, tanh};
 pub use conv::conv2d;
 pub use grads::Grads;
 pub use indexing::concatenate;

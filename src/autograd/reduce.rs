@@ -8,6 +8,7 @@ use crate::element::Float;
 use crate::error::Result;
 use crate::layout::IxDyn;
 use crate::layout::transform::{flip_layout, normalize_axes};
+use crate::reduce::Ddof;
 use crate::tensor::{Tensor, TensorBase};
 
 /// The incoming gradient of a reduction over `axes` (keepdims or not) as a gradient
@@ -60,7 +61,7 @@ fn extremum_rule<T: Float>(axes: Vec<usize>) -> impl Fn(Ctx<'_, T>) -> Result<Ve
 /// `∂std/∂x = (x − mean)/((N − ddof)·std)`.
 fn moment_rule<T: Float>(
     axes: Vec<usize>,
-    ddof: usize,
+    ddof: f64,
     std: bool,
 ) -> impl Fn(Ctx<'_, T>) -> Result<Vec<Option<Grad<T>>>> {
     move |c| {
@@ -68,7 +69,7 @@ fn moment_rule<T: Float>(
         let shape = x.shape().to_vec();
         let iax: Vec<isize> = axes.iter().map(|&a| a as isize).collect();
         let n = reduced_count(&shape, &axes);
-        let denom = T::from_usize(n) - T::from_usize(ddof);
+        let denom = T::from_usize(n) - T::from_f64(ddof);
         let mean = x.mean_axes(&iax, true)?;
         let g = keepdims_grad(c.grad, &shape, &axes, T::one())?;
         let coef = if std {
@@ -188,20 +189,22 @@ impl<T: Float> Var<T> {
         Ok(Var::from_op(value, "min_axes", &[self], extremum_rule(ax)))
     }
 
-    /// Variance of all elements with `ddof` delta degrees of freedom, a 0-d `Var`.
+    /// Variance of all elements with `ddof` delta degrees of freedom (an integer or a
+    /// fractional value, [`Ddof`]), a 0-d `Var`.
     ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let x = Var::new(Tensor::from_vec(vec![1.0f64, 3.0], [2])?);
     /// let v = x.var(0);
     /// assert_eq!(v.value().to_scalar()?, 1.0);
+    /// assert_eq!(x.var(0.5).value().to_scalar()?, 2.0 / 1.5);
     /// assert_eq!(v.backward()?.get(&x).unwrap().to_vec(), vec![-1.0, 1.0]);
     /// # Ok::<(), ferrotensor::Error>(())
     /// ```
-    pub fn var(&self, ddof: usize) -> Var<T> {
+    pub fn var(&self, ddof: impl Ddof) -> Var<T> {
         let all: Vec<usize> = (0..self.ndim()).collect();
         let value = Tensor::full(Vec::<usize>::new(), self.view().var(ddof));
-        Var::from_op(value, "var", &[self], moment_rule(all, ddof, false))
+        Var::from_op(value, "var", &[self], moment_rule(all, ddof.ddof(), false))
     }
 
     /// Standard deviation of all elements with `ddof`, a 0-d `Var`.
@@ -213,10 +216,10 @@ impl<T: Float> Var<T> {
     /// assert_eq!(g.get(&x).unwrap().to_vec(), vec![-0.5, 0.5]);
     /// # Ok::<(), ferrotensor::Error>(())
     /// ```
-    pub fn std(&self, ddof: usize) -> Var<T> {
+    pub fn std(&self, ddof: impl Ddof) -> Var<T> {
         let all: Vec<usize> = (0..self.ndim()).collect();
         let value = Tensor::full(Vec::<usize>::new(), self.view().std(ddof));
-        Var::from_op(value, "std", &[self], moment_rule(all, ddof, true))
+        Var::from_op(value, "std", &[self], moment_rule(all, ddof.ddof(), true))
     }
 
     /// Variance over `axes` with `ddof` (NumPy `var(axis=…, keepdims=…, ddof=…)`);
@@ -229,10 +232,15 @@ impl<T: Float> Var<T> {
     /// assert_eq!(g.get(&x).unwrap().to_vec(), vec![-2.0, 2.0, 0.0, 0.0]);
     /// # Ok::<(), ferrotensor::Error>(())
     /// ```
-    pub fn var_axes(&self, axes: &[isize], keepdims: bool, ddof: usize) -> Result<Var<T>> {
+    pub fn var_axes(&self, axes: &[isize], keepdims: bool, ddof: impl Ddof) -> Result<Var<T>> {
         let value = self.view().var_axes(axes, keepdims, ddof)?;
         let ax = normalize_axes(axes, self.ndim(), "var_axes")?;
-        Ok(Var::from_op(value, "var_axes", &[self], moment_rule(ax, ddof, false)))
+        Ok(Var::from_op(
+            value,
+            "var_axes",
+            &[self],
+            moment_rule(ax, ddof.ddof(), false),
+        ))
     }
 
     /// Standard deviation over `axes` with `ddof`; `Err` as
@@ -245,10 +253,15 @@ impl<T: Float> Var<T> {
     /// assert_eq!(g.get(&x).unwrap().to_vec(), vec![-0.5, 0.5]);
     /// # Ok::<(), ferrotensor::Error>(())
     /// ```
-    pub fn std_axes(&self, axes: &[isize], keepdims: bool, ddof: usize) -> Result<Var<T>> {
+    pub fn std_axes(&self, axes: &[isize], keepdims: bool, ddof: impl Ddof) -> Result<Var<T>> {
         let value = self.view().std_axes(axes, keepdims, ddof)?;
         let ax = normalize_axes(axes, self.ndim(), "std_axes")?;
-        Ok(Var::from_op(value, "std_axes", &[self], moment_rule(ax, ddof, true)))
+        Ok(Var::from_op(
+            value,
+            "std_axes",
+            &[self],
+            moment_rule(ax, ddof.ddof(), true),
+        ))
     }
 
     /// Cumulative sum along `axis` (NumPy `cumsum`); the gradient is the reversed

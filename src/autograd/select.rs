@@ -1,5 +1,5 @@
 //! Element-wise choices between [`Var`]s: `maximum`, `minimum` (ties split as
-//! PyTorch does) and `where_`, each accepting a `Var` or a scalar operand
+//! PyTorch does), `clip` and `where_`, each accepting a `Var` or a scalar operand
 //! ([`IntoVar`]).
 
 use super::grad::Grad;
@@ -124,6 +124,50 @@ impl<T: Float> Var<T> {
     /// ```
     pub fn minimum(&self, other: impl IntoVar<T>) -> Result<Var<T>> {
         choose(self, &other.into_var(), false, "minimum")
+    }
+    /// Clamps every element into `[min, max]` (NumPy `clip` = `minimum(maximum(x, min),
+    /// max)`); `min` and `max` are `Var`s or scalars, broadcast with `self`. As PyTorch's
+    /// `clamp`, the gradient goes to `x` where `min ≤ x ≤ max`, to `min` where
+    /// `x < min`, to `max` where the result is `max`. `Err` if the shapes do not
+    /// broadcast.
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// let x = Var::new(Tensor::from_vec(vec![-2.0f64, 0.5, 3.0], [3])?);
+    /// let y = x.clip(0.0, 1.0)?;
+    /// assert_eq!(y.value().to_vec(), vec![0.0, 0.5, 1.0]);
+    /// assert_eq!(y.sum().backward()?.get(&x).unwrap().to_vec(), vec![0.0, 1.0, 0.0]);
+    /// let hi = Var::new(Tensor::from_vec(vec![2.0f64], [1])?);
+    /// let g = x.clip(0.0, &hi)?.sum().backward()?;
+    /// assert_eq!(g.get(&hi).unwrap().to_vec(), vec![1.0]);      // from x = 3.0
+    /// # Ok::<(), ferrotensor::Error>(())
+    /// ```
+    pub fn clip(&self, min: impl IntoVar<T>, max: impl IntoVar<T>) -> Result<Var<T>> {
+        let (lo, hi) = (min.into_var(), max.into_var());
+        let value = self.view().clip(&lo.view(), &hi.view())?;
+        Ok(Var::from_op(value, "clip", &[self, &lo, &hi], |c| {
+            let (x, lo, hi) = (&c.inputs[0], &c.inputs[1], &c.inputs[2]);
+            // `min` is taken where x < min; `max` where that result exceeds `max`. NaN
+            // compares false, so its gradient stays with `x`, which supplied it.
+            let lo_taken = x.zip_map(lo, |x, l| x < l)?;
+            let raised = x.zip_map(lo, |x, l| if x < l { l } else { x })?;
+            let hi_taken = raised.zip_map(hi, |r, h| r > h)?;
+            let below = c.grad.view().zip_map(&hi_taken, |g, t| if t { T::zero() } else { g })?;
+            let mut out = Vec::with_capacity(3);
+            for (i, input) in [x, lo, hi].into_iter().enumerate() {
+                out.push(if c.needs[i] {
+                    let full = match i {
+                        0 => below.zip_map(&lo_taken, |g, t| if t { T::zero() } else { g })?,
+                        1 => below.zip_map(&lo_taken, |g, t| if t { g } else { T::zero() })?,
+                        _ => c.grad.view().zip_map(&hi_taken, |g, t| if t { g } else { T::zero() })?,
+                    };
+                    Some(Grad::dense(full).sum_to(input.shape())?)
+                } else {
+                    None
+                });
+            }
+            Ok(out)
+        }))
     }
 }
 

@@ -180,6 +180,30 @@ impl<T: Float> Var<T> {
         })
     }
 
+    /// GELU, tanh approximation `½x(1 + tanh(√(2/π)(x + 0.044715x³)))` (PyTorch's
+    /// `approximate='tanh'`), as [`nn::gelu_tanh`].
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// let x = Var::new(Tensor::from_vec(vec![0.0f64, 1.0], [2])?);
+    /// let y = x.gelu_tanh();
+    /// assert!((y.value().to_vec()[1] - 0.8411919906082768).abs() < 1e-15);
+    /// assert_eq!(y.sum().backward()?.get(&x).unwrap().to_vec()[0], 0.5);
+    /// # Ok::<(), ferrotensor::Error>(())
+    /// ```
+    pub fn gelu_tanh(&self) -> Var<T> {
+        Var::from_op(nn::gelu_tanh(&self.view()), "gelu_tanh", &[self], |c| {
+            // With u = k(x + a·x³), t = tanh u: d/dx ½x(1 + t) = ½(1 + t) + ½x(1 − t²)·k(1 + 3a·x²)
+            let k = T::from_f64((2.0 / std::f64::consts::PI).sqrt());
+            let (a, half, three) = (T::from_f64(0.044715), T::from_f64(0.5), T::from_f64(3.0));
+            let d = c.inputs[0].mapv(|x| {
+                let t = (k * (x + a * x * x * x)).tanh();
+                half * (T::one() + t) + half * x * (T::one() - t * t) * k * (T::one() + three * a * x * x)
+            });
+            Ok(vec![Some(Grad::dense(c.grad.zip(&d.view(), |g, d| g * d)?))])
+        })
+    }
+
     /// SiLU (swish) `x·sigmoid(x)` element-wise, as [`nn::silu`].
     ///
     /// ```
@@ -212,25 +236,6 @@ impl<T: Float> Var<T> {
         Var::from_op(value, "leaky_relu", &[self], move |c| {
             Ok(vec![Some(Grad::dense(c.grad.zip(&c.inputs[0], |g, x| {
                 if x > T::zero() { g } else { g * negative_slope }
-            })?))])
-        })
-    }
-
-    /// Clamps every element into `[min, max]` (NumPy `clip`); the gradient passes where
-    /// `min ≤ x ≤ max` and is 0 elsewhere (as PyTorch's `clamp`).
-    ///
-    /// ```
-    /// use ferrotensor::prelude::*;
-    /// let x = Var::new(Tensor::from_vec(vec![-2.0f64, 0.5, 3.0], [3])?);
-    /// let y = x.clip(0.0, 1.0);
-    /// assert_eq!(y.value().to_vec(), vec![0.0, 0.5, 1.0]);
-    /// assert_eq!(y.sum().backward()?.get(&x).unwrap().to_vec(), vec![0.0, 1.0, 0.0]);
-    /// # Ok::<(), ferrotensor::Error>(())
-    /// ```
-    pub fn clip(&self, min: T, max: T) -> Var<T> {
-        Var::from_op(self.view().clip(min, max), "clip", &[self], move |c| {
-            Ok(vec![Some(Grad::dense(c.grad.zip(&c.inputs[0], |g, x| {
-                if x >= min && x <= max { g } else { T::zero() }
             })?))])
         })
     }
