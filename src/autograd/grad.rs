@@ -123,7 +123,7 @@ impl<T: Float> Grad<T> {
                 return Ok(Grad::dense(sum));
             }
         };
-        acc.zip_map_inplace(&add.view(), |a, b| *a = *a + b)?;
+        acc.zip_map_inplace(add.view(), |a, b| *a = *a + b)?;
         Ok(Grad::dense(acc))
     }
 

@@ -122,7 +122,7 @@ impl<T: Float> Var<T> {
         let l = slice_layout(&self.node_layout(), &items)?;
         Ok(Var::view_op(self, l, "slice", move |c| {
             let mut z = Tensor::<T, IxDyn>::zeros(c.inputs[0].shape().to_vec());
-            z.try_slice_mut(&items)?.assign(&c.grad.view())?;
+            z.try_slice_mut(&items)?.assign(c.grad.view())?;
             Ok(vec![Some(Grad::dense(z))])
         }))
     }
