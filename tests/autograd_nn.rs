@@ -524,11 +524,9 @@ fn labels_for(v: &Var<f64>) -> Tensor<i64> {
 }
 
 /// `nn`-mirroring functions of one `(N, C, H, W)` input for the layout sweep (weights,
-/// labels and targets are constants built from the input's shape), and whether they
-/// need more than one element per normalised group.
-type NnOp = (&'static str, fn(&Var<f64>) -> Result<Var<f64>>, bool);
-
-fn nn_ops() -> Vec<NnOp> {
+/// labels and targets are constants built from the input's shape); those marked need
+/// more than one element per normalised group.
+fn nn_ops() -> Vec<OneInput> {
     vec![
         (
             "conv2d",
@@ -615,33 +613,16 @@ fn nn_ops() -> Vec<NnOp> {
 
 #[test]
 fn nn_functions_on_every_layout_and_edge_shape() {
-    let mut r = rng(27);
-    let mut checked = 0;
-    for shape in [
+    let shapes = [
         vec![2, 3, 4, 3],
         vec![1, 1, 3, 3],
         vec![2, 3, 1, 1],
         vec![0, 2, 3, 3],
         vec![2, 2, 0, 3],
-    ] {
-        let base = randn(&shape, &mut r);
-        for (label, leaf, view) in layouts(&base) {
-            for (name, op, needs_groups) in nn_ops() {
-                // Normalising groups of one element (or none) has no gradient to check.
-                let small = shape.iter().product::<usize>() < 2 * shape[1].max(1)
-                    || shape[2] * shape[3] < 2;
-                if needs_groups && small {
-                    continue;
-                }
-                gradcheck(
-                    &format!("{name} on {label} {shape:?}"),
-                    std::slice::from_ref(&leaf),
-                    |v| op(&view(&v[0])),
-                );
-                checked += 1;
-            }
-        }
-    }
+    ];
+    // Normalising groups of one element (or none) has no gradient to check.
+    let small = |s: &[usize]| s.iter().product::<usize>() < 2 * s[1].max(1) || s[2] * s[3] < 2;
+    let checked = layout_sweep(27, &shapes, &nn_ops(), small);
     assert!(checked > 300, "{checked}");
 }
 

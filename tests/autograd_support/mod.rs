@@ -188,3 +188,37 @@ pub fn layouts(base: &Tensor<f64>) -> Vec<Layouted> {
         ("reversed strided view", doubled, every_other_reversed),
     ]
 }
+
+/// A one-input operation for [`layout_sweep`]: its name, the operation, and whether it
+/// needs more than a few elements (see the sweep's `too_small`).
+pub type OneInput = (&'static str, fn(&Var<f64>) -> Result<Var<f64>>, bool);
+
+/// Checks the gradient of every operation in `ops` on random values of each shape,
+/// read through every layout of [`layouts`]; operations marked as needing more skip
+/// the shapes where `too_small(shape)`. Returns the number of checks made.
+pub fn layout_sweep(
+    seed: u64,
+    shapes: &[Vec<usize>],
+    ops: &[OneInput],
+    too_small: impl Fn(&[usize]) -> bool,
+) -> usize {
+    let mut r = rng(seed);
+    let mut checked = 0;
+    for shape in shapes {
+        let base = randn(shape, &mut r);
+        for (label, leaf, view) in layouts(&base) {
+            for &(name, op, needs_more) in ops {
+                if needs_more && too_small(shape) {
+                    continue;
+                }
+                gradcheck(
+                    &format!("{name} on {label} {shape:?}"),
+                    std::slice::from_ref(&leaf),
+                    |v| op(&view(&v[0])),
+                );
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
