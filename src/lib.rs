@@ -145,6 +145,7 @@
 pub struct ReadmeDoctests;
 
 pub mod autograd;
+pub mod device;
 pub mod display;
 pub mod element;
 pub mod error;
@@ -168,8 +169,8 @@ pub use element::{Element, Float, Num};
 pub use error::{Error, Result};
 pub use layout::slice::{Ellipsis, NewAxis, SliceItem};
 pub use layout::{
-    AtLeast, DimMax, Dimension, DotDim, InsertAxis, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, MatmulDim,
-    Order, RemoveAxis,
+    AtLeast, DiagDim, DimMax, Dimension, DotDim, InsertAxis, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn,
+    MatmulDim, Order, RemoveAxis,
 };
 pub use ops::{CastFrom, Real, where_};
 pub use reduce::NormOrd;
@@ -193,7 +194,9 @@ pub mod prelude {
     pub use crate::ops::{Bitwise, Integer};
     pub use crate::reduce::Ddof;
     pub use crate::s;
-    pub use crate::{AtLeast, CastFrom, DimMax, DotDim, InsertAxis, MatmulDim, Operand, Real, RemoveAxis, where_};
+    pub use crate::{
+        AtLeast, CastFrom, DiagDim, DimMax, DotDim, InsertAxis, MatmulDim, Operand, Real, RemoveAxis, where_,
+    };
     pub use crate::{
         Dimension, Element, Ellipsis, Error, Float, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, NewAxis, Num,
         Order, PrintOptions, Result, SliceItem, Tensor, TensorArc, TensorBase, TensorCow, TensorMut, TensorView,

@@ -232,6 +232,15 @@ fn rank_types_are_kept_where_known() {
             &[2, 3, 2][..]
         )
     );
+    // diag flips between vector and matrix; unstack removes the axis.
+    let dg: Tensor<f64, Ix2> = v.diag(-1).unwrap();
+    let dv: Tensor<f64, Ix1> = dg.diag(-1).unwrap();
+    let us: Vec<TensorView<'_, f64, Ix2>> = unstack(&x, 1).unwrap();
+    let dd: Tensor<f64, IxDyn> = v.clone().into_dyn().diag(0).unwrap();
+    assert_eq!(
+        (dg.shape(), dv.to_vec(), us.len(), us[1].shape(), dd.shape()),
+        (&[4, 4][..], v.to_vec(), 2, &[4, 3][..], &[3, 3][..])
+    );
     // Linear algebra keeps the input's rank type.
     let inv: Tensor<f64, Ix2> = ferrotensor::linalg::inv(&m).unwrap();
     let det: Tensor<f64, Ix0> = ferrotensor::linalg::det(&m).unwrap();
@@ -394,6 +403,8 @@ fn operator_and_index_panics_point_at_the_caller() {
         Box::new(|| panic_line(|| drop(a.clone() * b.view()))),
         Box::new(|| panic_line(|| drop(&a % &b))),
         Box::new(|| panic_line(|| drop(&i << &j))),
+        Box::new(|| panic_line(|| drop(&i >> -1))),
+        Box::new(|| panic_line(|| drop(3 << &(&i - 2)))),
         Box::new(|| panic_line(|| drop(&i / 0))),
         Box::new(|| panic_line(|| _ = std::hint::black_box(a[[2, 0]]))),
         Box::new(|| panic_line(|| _ = std::hint::black_box(a[&[0, 0, 0][..]]))),

@@ -157,6 +157,32 @@ fn shift_case<T: Integer + TryFrom<i128>>(c: &Value, left: bool) {
     let xs = x.slice(s![.., 0]);
     let by_scalar = if left { &xs << k } else { &xs >> k };
     assert_eq!(by_scalar.to_vec(), col);
+    // A negative count (signed types) is an error naming the operation, whether it
+    // comes as a scalar or inside a count tensor; nothing is written in place.
+    if let Ok(neg) = T::try_from(-1) {
+        let name = if left { "left_shift" } else { "right_shift" };
+        let mut counts = y.to_vec();
+        counts[1] = neg;
+        let yn = Tensor::from_vec(counts, y.shape().to_vec()).unwrap();
+        let (e1, e2) = if left {
+            (x.try_shl(neg).err().unwrap(), x.try_shl(&yn).err().unwrap())
+        } else {
+            (x.try_shr(neg).err().unwrap(), x.try_shr(&yn).err().unwrap())
+        };
+        assert_eq!(e1.to_string(), format!("{name}: negative shift count"));
+        assert!(
+            e2.to_string()
+                .starts_with(&format!("{name}: negative shift count")),
+            "{e2}"
+        );
+        let mut z = x.clone();
+        let e3 = if left {
+            z.try_shl_assign(&yn)
+        } else {
+            z.try_shr_assign(&yn)
+        };
+        assert!(e3.is_err() && z.to_vec() == x.to_vec());
+    }
 }
 
 #[test]

@@ -10,6 +10,7 @@
 //! | [`AtLeast`] | at least `K` axes (`hstack`, `vstack`, `dstack`) | `Ix1` with `K = 2` → `Ix2` |
 //! | [`MatmulDim`] | NumPy `matmul` | `Ix2`·`Ix1` → `Ix1`, `Ix3`·`Ix2` → `Ix3` |
 //! | [`DotDim`] | NumPy `dot`, `inner` | `Ix3`·`Ix2` → `Ix3`, `Ix1`·`Ix1` → `Ix0` |
+//! | [`DiagDim`] | NumPy `diag` | `Ix1` → `Ix2`, `Ix2` → `Ix1` |
 //!
 //! Any operand of rank type [`IxDyn`] makes the result `IxDyn`. The fixed ranks are
 //! `Ix0` … `Ix6`.
@@ -263,5 +264,30 @@ impl<const N: usize> DotDim<[usize; N]> for IxDyn
 where
     [usize; N]: Dimension,
 {
+    type Output = IxDyn;
+}
+
+/// The rank type of NumPy `diag`: a vector gives a matrix (`Ix1` → `Ix2`), a matrix
+/// gives a vector (`Ix2` → `Ix1`); other fixed ranks are not implemented (NumPy
+/// rejects them) and `IxDyn` gives `IxDyn`.
+///
+/// ```
+/// use ferrotensor::prelude::*;
+/// let v = Tensor::from_vec(vec![1, 2], [2]).unwrap();
+/// let m: Tensor<i32, <Ix1 as DiagDim>::Output> = v.diag(0).unwrap();
+/// let back: Tensor<i32, Ix1> = m.diag(0).unwrap();
+/// assert_eq!(back.to_vec(), vec![1, 2]);
+/// ```
+pub trait DiagDim: Dimension {
+    /// The result's rank type.
+    type Output: Dimension;
+}
+impl DiagDim for [usize; 1] {
+    type Output = [usize; 2];
+}
+impl DiagDim for [usize; 2] {
+    type Output = [usize; 1];
+}
+impl DiagDim for IxDyn {
     type Output = IxDyn;
 }

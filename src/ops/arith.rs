@@ -8,6 +8,7 @@
 //! with a warning; the operator `/` panics with the same message). Float division by
 //! zero follows IEEE (±inf, NaN) as in NumPy.
 
+use super::bitwise::check_shift_counts;
 use super::core::zip_operand;
 use super::{Bitwise, Integer, Operand, Real};
 use crate::element::{Float, Num};
@@ -232,25 +233,30 @@ binary_methods!(Bitwise;
 );
 
 binary_methods!(Integer;
-    /// `self << rhs` with broadcasting, NumPy `left_shift`: a count outside
-    /// `0..BITS` (negative included) gives 0 ([`Integer`]). The fallible twin of `<<`.
+    /// `self << rhs` with broadcasting, NumPy `left_shift` at full width: a count of
+    /// `BITS` or more gives 0 ([`Integer`]). `Err` if the shapes do not broadcast or a
+    /// count is negative. The fallible twin of `<<`.
     ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::from_vec(vec![1i8, 3], [2]).unwrap();
     /// assert_eq!(a.try_shl(2).unwrap().to_vec(), vec![4, 12]);
     /// assert_eq!(a.try_shl(&Tensor::from_vec(vec![7i8, 8], [2]).unwrap()).unwrap().to_vec(), vec![-128, 0]);
+    /// assert_eq!(a.try_shl(-1).unwrap_err().to_string(), "left_shift: negative shift count");
     /// ```
-    try_shl, "left_shift", |x, y| x.np_shl(y), |_| Ok(());
-    /// `self >> rhs` with broadcasting, NumPy `right_shift` (arithmetic for signed
-    /// types): a count outside `0..BITS` gives 0, or −1 for negative values. The
-    /// fallible twin of `>>`.
+    try_shl, "left_shift", |x, y| x.np_shl(y), |b| check_shift_counts(b, "left_shift");
+    /// `self >> rhs` with broadcasting, NumPy `right_shift` at full width (arithmetic
+    /// for signed types): a count of `BITS` or more gives 0, or −1 for negative values.
+    /// `Err` if the shapes do not broadcast or a count is negative. The fallible twin
+    /// of `>>`.
     ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::from_vec(vec![-8i32, 8], [2]).unwrap();
     /// assert_eq!(a.try_shr(1).unwrap().to_vec(), vec![-4, 4]);
     /// assert_eq!(a.try_shr(40).unwrap().to_vec(), vec![-1, 0]);
+    /// let e = a.try_shr(&Tensor::from_vec(vec![1, -2], [2]).unwrap()).unwrap_err();
+    /// assert_eq!(e.to_string(), "right_shift: negative shift count (counts of shape (2,))");
     /// ```
-    try_shr, "right_shift", |x, y| x.np_shr(y), |_| Ok(());
+    try_shr, "right_shift", |x, y| x.np_shr(y), |b| check_shift_counts(b, "right_shift");
 );

@@ -3,6 +3,10 @@
 
 use super::Real;
 use crate::element::Element;
+use crate::error::{Error, Result, fmt_shape};
+use crate::layout::Dimension;
+use crate::storage::Storage;
+use crate::tensor::TensorBase;
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
 /// Element types with bitwise `& | ^ !`: `bool` and every integer type.
@@ -23,10 +27,12 @@ pub trait Bitwise:
 impl<T: Element + BitAnd<Output = T> + BitOr<Output = T> + BitXor<Output = T> + Not<Output = T>> Bitwise for T {}
 
 /// Integer element types: the shifts `<<` / `>>` follow NumPy's `left_shift` /
-/// `right_shift`. A shift count in `0..BITS` shifts (right shifts of signed values are
-/// arithmetic); any other count, negative included, shifts every bit out: `<<` gives 0,
-/// `>>` gives 0, or −1 for a negative signed value (Rust's own `<<` would panic or wrap
-/// the count instead).
+/// `right_shift` at full width. A shift count in `0..BITS` shifts (right shifts of
+/// signed values are arithmetic); a count of `BITS` or more shifts every bit out: `<<`
+/// gives 0, `>>` gives 0, or −1 for a negative signed value (Rust's own `<<` would panic
+/// or wrap the count instead). The tensor operations reject negative counts (`Err`, or
+/// a panic for the operators) before any element is shifted; these element functions,
+/// given one, treat it as a count of `BITS` or more.
 ///
 /// ```
 /// use ferrotensor::ops::Integer;
@@ -70,6 +76,31 @@ macro_rules! impl_integer {
     )*};
 }
 impl_integer!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+/// `Err` naming `op` if a shift-count tensor holds a negative count (checked before
+/// anything is written, as NumPy's full-width shifts leave a negative count undefined).
+pub(crate) fn check_shift_counts<T: Integer, S: Storage<Elem = T>, D: Dimension>(
+    counts: &TensorBase<S, D>,
+    op: &'static str,
+) -> Result<()> {
+    if counts.iter().any(|&c| c < T::zero()) {
+        // A scalar count arrives as a 0-d tensor: no shape to name.
+        let msg = match counts.ndim() {
+            0 => "negative shift count".to_string(),
+            _ => format!("negative shift count (counts of shape {})", fmt_shape(counts.shape())),
+        };
+        return Err(Error::value(op, msg));
+    }
+    Ok(())
+}
+
+/// `Err` naming `op` if a scalar shift count is negative.
+pub(crate) fn check_shift_count<T: Integer>(count: T, op: &'static str) -> Result<()> {
+    if count < T::zero() {
+        return Err(Error::value(op, "negative shift count"));
+    }
+    Ok(())
+}
 
 #[cfg(test)]
 mod tests {

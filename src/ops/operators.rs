@@ -8,8 +8,9 @@
 //! arithmetic itself runs in the engine ([`crate::iter`]). The result's rank type is the
 //! operands' broadcast rank ([`DimMax`]: `Ix2` with `Ix1` gives `Ix2`).
 //!
-//! Shifts follow NumPy's `left_shift` / `right_shift`: a count outside `0..BITS`
-//! (negative included) shifts every bit out ([`Integer`]).
+//! Shifts follow NumPy's `left_shift` / `right_shift` at full width: a count of `BITS`
+//! or more shifts every bit out ([`Integer`]); a negative count panics (`try_shl` /
+//! `try_shr` return `Err`).
 //!
 //! # Panics
 //!
@@ -35,6 +36,7 @@
 //! ```
 
 use super::arith::check_int_divisor;
+use super::bitwise::{check_shift_count, check_shift_counts};
 use super::core::{OperandStorage, map_assign, map_owned, map_with, zip_assign, zip_owned, zip_with};
 use super::{DimMax, Integer, Operand};
 use crate::element::{Element, Num};
@@ -82,6 +84,18 @@ mod kern {
     }
     pub fn divisor<T: Num, S: Storage<Elem = T>, D: Dimension>(b: &TensorBase<S, D>) -> Result<()> {
         check_int_divisor(b, "divide")
+    }
+    pub fn shl_counts<T: Integer, S: Storage<Elem = T>, D: Dimension>(b: &TensorBase<S, D>) -> Result<()> {
+        check_shift_counts(b, "left_shift")
+    }
+    pub fn shr_counts<T: Integer, S: Storage<Elem = T>, D: Dimension>(b: &TensorBase<S, D>) -> Result<()> {
+        check_shift_counts(b, "right_shift")
+    }
+    pub fn shl_count<T: Integer>(y: T) -> Result<()> {
+        check_shift_count(y, "left_shift")
+    }
+    pub fn shr_count<T: Integer>(y: T) -> Result<()> {
+        check_shift_count(y, "right_shift")
     }
     pub fn none_scalar<T>(_: T) -> Result<()> {
         Ok(())
@@ -343,9 +357,9 @@ operator!(BitOr bitor, BitOrAssign bitor_assign, try_bitor_assign, "bitwise_or",
 operator!(BitXor bitxor, BitXorAssign bitxor_assign, try_bitxor_assign, "bitwise_xor", "try_bitxor",
     [Element + BitXor<Output = T>], xor, none, none_scalar,
     [bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize]);
-operator!(Shl shl, ShlAssign shl_assign, try_shl_assign, "left_shift", "try_shl", [Integer], shl, none, none_scalar,
+operator!(Shl shl, ShlAssign shl_assign, try_shl_assign, "left_shift", "try_shl", [Integer], shl, shl_counts, shl_count,
     [i8, i16, i32, i64, isize, u8, u16, u32, u64, usize]);
-operator!(Shr shr, ShrAssign shr_assign, try_shr_assign, "right_shift", "try_shr", [Integer], shr, none, none_scalar,
+operator!(Shr shr, ShrAssign shr_assign, try_shr_assign, "right_shift", "try_shr", [Integer], shr, shr_counts, shr_count,
     [i8, i16, i32, i64, isize, u8, u16, u32, u64, usize]);
 
 impl<T: Num, S: Storage<Elem = T>, D: Dimension> Neg for &TensorBase<S, D> {
