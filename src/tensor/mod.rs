@@ -15,6 +15,8 @@ mod create;
 mod fmt;
 mod operand;
 mod select;
+#[cfg(test)]
+mod tests;
 mod views;
 mod views_axes;
 mod views_reshape;
