@@ -178,16 +178,19 @@ pub trait TensorOps: Clone + Sized {
     where
         Self::Elem: DeviceFloat;
     /// Sum along `axis`, removing it (`IxN` → `IxN-1`).
+    #[allow(clippy::type_complexity)] // the rank type computed as on the CPU
     fn sum_axis(&self, axis: isize) -> Result<On<Self::Backend, Self::Elem, <Self::Dim as RemoveAxis>::Smaller>>
     where
         Self::Elem: DeviceNum,
         Self::Dim: RemoveAxis;
     /// Mean along `axis`, removing it (`IxN` → `IxN-1`).
+    #[allow(clippy::type_complexity)] // the rank type computed as on the CPU
     fn mean_axis(&self, axis: isize) -> Result<On<Self::Backend, Self::Elem, <Self::Dim as RemoveAxis>::Smaller>>
     where
         Self::Elem: DeviceFloat,
         Self::Dim: RemoveAxis;
     /// NumPy `matmul`, with the CPU's rank type ([`MatmulDim`]: `Ix2`·`Ix2` → `Ix2`).
+    #[allow(clippy::type_complexity)] // the rank type computed as on the CPU
     fn matmul(&self, rhs: &Self) -> Result<On<Self::Backend, Self::Elem, <Self::Dim as MatmulDim<Self::Dim>>::Output>>
     where
         Self::Elem: DeviceNum,
