@@ -28,6 +28,13 @@ pub(crate) fn owned<T: Element, Sh: IntoShape>(data: Vec<T>, shape: Sh) -> Tenso
     Tensor::from_vec(data, shape).expect("nn: output buffer sized from its shape")
 }
 
+/// An owned row-major tensor of rank type `D` from a vector whose length matches
+/// `shape` (whose rank is `D`'s: the callers build it from an input of rank type `D`).
+pub(crate) fn owned_dim<T: Element, D: Dimension>(data: Vec<T>, shape: &[usize]) -> Tensor<T, D> {
+    let dim = D::from_dims(shape).expect("nn: output rank is the input's");
+    Tensor::owned_from(data, dim, crate::Order::RowMajor, "nn").expect("nn: output buffer sized from its shape")
+}
+
 /// True for the element types the GEMM and vectorised kernels take natively.
 pub(crate) fn is_native<T: 'static>() -> bool {
     TypeId::of::<T>() == TypeId::of::<f32>() || TypeId::of::<T>() == TypeId::of::<f64>()
@@ -139,6 +146,23 @@ pub(crate) fn par_chunks<E: Send>(data: &mut [E], f: impl Fn(&mut [E]) + Sync) {
             let (a, b) = (t * CHUNK, ((t + 1) * CHUNK).min(n));
             // SAFETY: chunk t is inside `data` and no other task touches it.
             f(unsafe { std::slice::from_raw_parts_mut(ptr.get().add(a), b - a) })
+        },
+    );
+}
+
+/// Runs `f(first_row, rows)` on consecutive runs of whole rows of `row` elements of
+/// `data`, in parallel above [`CHUNK`] elements.
+pub(crate) fn par_chunks_rows<E: Send>(data: &mut [E], row: usize, f: impl Fn(usize, &mut [E]) + Sync) {
+    let rows = data.len() / row.max(1);
+    let per = (CHUNK / row.max(1)).max(1);
+    let ptr = crate::iter::SendPtr(data.as_mut_ptr());
+    par_tasks(
+        rows.div_ceil(per),
+        || (),
+        |_, t| {
+            let (a, b) = (t * per, ((t + 1) * per).min(rows));
+            // SAFETY: rows a..b are inside `data` and no other task touches them.
+            f(a, unsafe { std::slice::from_raw_parts_mut(ptr.get().add(a * row), (b - a) * row) })
         },
     );
 }
