@@ -191,7 +191,12 @@ fn conv2d_errors_name_the_operation_and_shapes() {
     );
     let x3 = Tensor::<f32, _>::zeros([4, 5, 5]);
     // (The result has the input's rank type, Ix3 here: an error either way.)
-    assert!(nn::conv2d(&x3, &w, None, &ok).unwrap_err().to_string().contains("4-D"));
+    assert!(
+        nn::conv2d(&x3, &w, None, &ok)
+            .unwrap_err()
+            .to_string()
+            .contains("4-D")
+    );
 }
 
 #[test]

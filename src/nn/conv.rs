@@ -109,7 +109,11 @@ pub fn conv2d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem =
     let wshape = check_weight(OP, weight.shape(), args)?;
     let (n, g) = check_input(OP, input.shape(), wshape, args)?;
     let o = wshape[0];
-    let shapes = format!("input {}, weight {}", fmt_shape(input.shape()), fmt_shape(weight.shape()));
+    let shapes = format!(
+        "input {}, weight {}",
+        fmt_shape(input.shape()),
+        fmt_shape(weight.shape())
+    );
     let b = opt_param_vec(OP, "bias", bias, o, &shapes)?;
     let x = contiguous(input);
     let wt = contiguous(weight);

@@ -61,12 +61,6 @@ impl DirectWeights {
             k,
         }
     }
-
-    /// Bytes held.
-    pub fn bytes(&self) -> usize {
-        (self.panels.iter().map(Vec::len).sum::<usize>() + self.bias.iter().map(Vec::len).sum::<usize>())
-            * size_of::<f32>()
-    }
 }
 
 /// True when the direct path is worth taking: enough output channels per group to fill
@@ -83,13 +77,12 @@ pub(crate) fn conv2d_direct(
     x: &[f32],
     w: &DirectWeights,
     n: usize,
-    groups: usize,
     g: &Geom,
     level: Level,
     tile_rows: Option<usize>,
     epi: &Epilogue<f32>,
 ) -> Vec<f32> {
-    let (k, og, positions) = (w.k, w.og, g.positions());
+    let (k, og, positions, groups) = (w.k, w.og, g.positions(), w.panels.len());
     let o = og * groups;
     debug_assert_eq!(k, g.k());
     if n * o * positions == 0 {
@@ -107,7 +100,15 @@ pub(crate) fn conv2d_direct(
     let narrow_panels = level.narrow().panels;
     par_tasks(
         n * groups * tiles * chunks,
-        || (vec![0.0f32; 3 * MR * 48], Vec::new(), Vec::new(), Vec::new(), Vec::new()),
+        || {
+            (
+                vec![0.0f32; 3 * MR * 48],
+                Vec::new(),
+                Vec::new(),
+                Vec::new(),
+                Vec::new(),
+            )
+        },
         |(tmp, wide_pcs, wide_at, narrow_pcs, narrow_at), t| {
             let (ni, gi) = (t / (groups * tiles * chunks), t / (tiles * chunks) % groups);
             let (ti, ci) = (t / chunks % tiles, t % chunks);
@@ -162,12 +163,32 @@ pub(crate) fn conv2d_direct(
                     let dst = optr.get().wrapping_add(first + b * MR * positions);
                     for (i, p0) in sweep.wide_starts().enumerate() {
                         let sh = sweep.wide;
-                        level.block(sh, &panels[b * pstride..], pstride, &buf, p0, &ph.taps, Some(&bias[b * MR..]), tmp, sh.width);
+                        level.block(
+                            sh,
+                            &panels[b * pstride..],
+                            pstride,
+                            &buf,
+                            p0,
+                            &ph.taps,
+                            Some(&bias[b * MR..]),
+                            tmp,
+                            sh.width,
+                        );
                         // SAFETY: the pieces' set lanes land in 0..rr·OW (`pieces`), and
                         // rows r < rows_b are output channels gi·og + b·MR + r of image
                         // ni: inside `out` (asserted above) and written by this task only
                         // (tasks own disjoint (image, group, row tile, chunk) blocks).
-                        unsafe { scatter(level, tmp, sh.width, rows_b, dst, positions, &wide_pcs[wide_at[i]..wide_at[i + 1]]) };
+                        unsafe {
+                            scatter(
+                                level,
+                                tmp,
+                                sh.width,
+                                rows_b,
+                                dst,
+                                positions,
+                                &wide_pcs[wide_at[i]..wide_at[i + 1]],
+                            )
+                        };
                     }
                 }
                 let sh = Shape {
@@ -177,9 +198,29 @@ pub(crate) fn conv2d_direct(
                 let rows_n = (np * MR).min(og - nb * MR);
                 let dst = optr.get().wrapping_add(first + nb * MR * positions);
                 for (i, p0) in sweep.narrow_starts().enumerate() {
-                    level.block(sh, &panels[nb * pstride..], pstride, &buf, p0, &ph.taps, Some(&bias[nb * MR..]), tmp, sh.width);
+                    level.block(
+                        sh,
+                        &panels[nb * pstride..],
+                        pstride,
+                        &buf,
+                        p0,
+                        &ph.taps,
+                        Some(&bias[nb * MR..]),
+                        tmp,
+                        sh.width,
+                    );
                     // SAFETY: as above, for the rows of panels nb..nb + np.
-                    unsafe { scatter(level, tmp, sh.width, rows_n, dst, positions, &narrow_pcs[narrow_at[i]..narrow_at[i + 1]]) };
+                    unsafe {
+                        scatter(
+                            level,
+                            tmp,
+                            sh.width,
+                            rows_n,
+                            dst,
+                            positions,
+                            &narrow_pcs[narrow_at[i]..narrow_at[i + 1]],
+                        )
+                    };
                 }
                 if !epi.is_identity() {
                     for ch in nb * MR..nb * MR + rows_n {

@@ -66,7 +66,11 @@ pub(super) fn geom((cg, h, w, kh, kw, s, p, d): Case) -> Geom {
 }
 
 fn levels() -> Vec<Level> {
-    if cfg!(miri) { vec![Level::Portable] } else { Level::all_available() }
+    if cfg!(miri) {
+        vec![Level::Portable]
+    } else {
+        Level::all_available()
+    }
 }
 
 /// Small pseudo-random values (exact in f32 products and short sums).
@@ -93,7 +97,7 @@ fn check_tiles(n: usize, o: usize, groups: usize, case: Case, with_bias: bool, r
         for &threads in if cfg!(miri) { &[1][..] } else { &[1, 2] } {
             let dw = DirectWeights::new(&w, b, o, groups, g.k());
             let got = crate::with_num_threads(threads, || {
-                conv2d_direct(&x, &dw, n, groups, &g, level, rows, &Epilogue::none())
+                conv2d_direct(&x, &dw, n, &g, level, rows, &Epilogue::none())
             });
             assert_eq!(got.len(), want.len());
             for (i, (&a, &e)) in got.iter().zip(&want).enumerate() {
@@ -146,7 +150,14 @@ fn weight_panels_are_tap_major_and_zero_padded() {
 
 #[test]
 fn pieces_cover_each_valid_position_once() {
-    for (wv, ow, rows, width) in [(11, 9, 7, 48), (3, 1, 5, 48), (58, 56, 2, 48), (16, 16, 4, 16), (20, 17, 3, 24), (9, 7, 5, 8)] {
+    for (wv, ow, rows, width) in [
+        (11, 9, 7, 48),
+        (3, 1, 5, 48),
+        (58, 56, 2, 48),
+        (16, 16, 4, 16),
+        (20, 17, 3, 24),
+        (9, 7, 5, 8),
+    ] {
         let virt = wv * rows;
         let mut hits = vec![0; ow * rows];
         let mut ps = Vec::new();

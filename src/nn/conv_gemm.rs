@@ -36,7 +36,9 @@ pub(crate) fn conv2d_gemm<T: ActFloat + Num>(
     let pointwise = g.is_pointwise();
     let tile = if pointwise {
         // Tiles of positions (all channels): the epilogue then reads cached rows.
-        (TILE_BYTES / (og * size_of::<T>()).max(1)).clamp(64, p_all.max(64)).min(p_all)
+        (TILE_BYTES / (og * size_of::<T>()).max(1))
+            .clamp(64, p_all.max(64))
+            .min(p_all)
     } else {
         (TILE_BYTES / (k * size_of::<T>()).max(1))
             .clamp(64, p_all.max(64))

@@ -76,20 +76,38 @@ impl<T: Float> Conv2d<T> {
     ) -> Result<Self> {
         const OP: &str = "Conv2d::new";
         let wshape = check_weight(OP, weight.shape(), &args)?;
-        let b = opt_param_vec(OP, "bias", bias, wshape[0], &format!("weight {}", fmt_shape(weight.shape())))?;
+        let b = opt_param_vec(
+            OP,
+            "bias",
+            bias,
+            wshape[0],
+            &format!("weight {}", fmt_shape(weight.shape())),
+        )?;
         let w = owned(contiguous(weight).into_owned(), wshape);
-        Ok(Self::from_parts(w, b.map(|b| owned(b, [wshape[0]])), args, Activation::Identity))
+        Ok(Self::from_parts(
+            w,
+            b.map(|b| owned(b, [wshape[0]])),
+            args,
+            Activation::Identity,
+        ))
     }
 
     /// Packs checked parts.
-    fn from_parts(weight: Tensor<T, Ix4>, bias: Option<Tensor<T, Ix1>>, args: Conv2dArgs, activation: Activation) -> Self {
+    fn from_parts(
+        weight: Tensor<T, Ix4>,
+        bias: Option<Tensor<T, Ix1>>,
+        args: Conv2dArgs,
+        activation: Activation,
+    ) -> Self {
         let level = Level::detect();
         let wshape: [usize; 4] = weight.shape().try_into().expect("4-D weight");
         let ws = weight.as_slice().expect("row-major weight");
         let w32 = as_f32(ws);
         let packed = match &w32 {
             Some(w32) => {
-                let b32 = bias.as_ref().and_then(|b| as_f32(b.as_slice().expect("row-major bias")).map(|c| c.into_owned()));
+                let b32 = bias
+                    .as_ref()
+                    .and_then(|b| as_f32(b.as_slice().expect("row-major bias")).map(|c| c.into_owned()));
                 Packed::new(level, w32, b32.as_deref(), wshape, &args, None)
             }
             None => Packed::None,
@@ -161,7 +179,10 @@ impl<T: Float> Conv2d<T> {
         if self.activation != Activation::Identity {
             return Err(Error::value(
                 OP,
-                format!("the layer applies {:?} before the batch norm; fold first, then add the activation", self.activation),
+                format!(
+                    "the layer applies {:?} before the batch norm; fold first, then add the activation",
+                    self.activation
+                ),
             ));
         }
         let (scale, shift) = bn.scale_shift();
@@ -179,7 +200,12 @@ impl<T: Float> Conv2d<T> {
             })
             .collect();
         let wshape: [usize; 4] = self.weight.shape().try_into().expect("4-D weight");
-        Ok(Self::from_parts(owned(w, wshape), Some(owned(b, [o])), self.args, self.activation))
+        Ok(Self::from_parts(
+            owned(w, wshape),
+            Some(owned(b, [o])),
+            self.args,
+            self.activation,
+        ))
     }
 
     /// The convolution of `input` `(N, C, H, W)` (any layout and ownership, views

@@ -96,7 +96,10 @@ impl Phases {
             for ki in 0..g.kh {
                 for kj in 0..g.kw {
                     let (ri, ci) = (ki * d0, kj * d1);
-                    let ph = phases.iter().position(|&p| p == (ri % s0, ci % s1)).expect("listed above");
+                    let ph = phases
+                        .iter()
+                        .position(|&p| p == (ri % s0, ci % s1))
+                        .expect("listed above");
                     let q = c * phases.len() + ph;
                     offsets.push(q * plane + ri / s0 * wv + ci / s1);
                 }

@@ -47,7 +47,12 @@ pub(crate) fn check_weight(op: &'static str, shape: &[usize], args: &Conv2dArgs)
 
 /// The batch size and geometry of `input` `(N, C, H, W)` convolved with a weight of
 /// shape `w` (checked by [`check_weight`]).
-pub(crate) fn check_input(op: &'static str, input: &[usize], w: [usize; 4], args: &Conv2dArgs) -> Result<(usize, Geom)> {
+pub(crate) fn check_input(
+    op: &'static str,
+    input: &[usize],
+    w: [usize; 4],
+    args: &Conv2dArgs,
+) -> Result<(usize, Geom)> {
     let [o, cw, kh, kw] = w;
     let shapes = || format!("input {}, weight {}", fmt_shape(input), fmt_shape(&w));
     let [n, c, h, wd] = dims::<4>(input, op, "input (N, C, H, W)")?;
@@ -144,15 +149,6 @@ impl Packed {
             Packed::Direct(DirectWeights::new(w32, b32, o, args.groups, cg * kh * kw))
         }
     }
-
-    /// Bytes of packed weights.
-    pub fn bytes(&self) -> usize {
-        match self {
-            Packed::Winograd(w) => w.bytes(),
-            Packed::Direct(w) => w.bytes(),
-            Packed::None => 0,
-        }
-    }
 }
 
 /// Everything one call needs besides the input.
@@ -191,7 +187,16 @@ pub(crate) fn run_conv<T: Float>(x: &[T], n: usize, g: &Geom, call: &ConvCall<'_
             residual: call.residual.map(cast),
             act: call.act,
         };
-        let out = conv2d_gemm(x64, cast(call.weight), call.bias.map(cast), n, call.o, call.groups, g, &epi);
+        let out = conv2d_gemm(
+            x64,
+            cast(call.weight),
+            call.bias.map(cast),
+            n,
+            call.o,
+            call.groups,
+            g,
+            &epi,
+        );
         return cast_vec(out).unwrap_or_else(|_| unreachable!("T is f64"));
     }
     // f16/bf16: through f32 (one rounding of the finished output).
@@ -209,11 +214,19 @@ pub(crate) fn run_conv<T: Float>(x: &[T], n: usize, g: &Geom, call: &ConvCall<'_
 }
 
 /// The `f32` paths.
-fn run_f32<T>(x: &[f32], n: usize, g: &Geom, w: &[f32], b: Option<&[f32]>, call: &ConvCall<'_, T>, epi: &Epilogue<f32>) -> Vec<f32> {
+fn run_f32<T>(
+    x: &[f32],
+    n: usize,
+    g: &Geom,
+    w: &[f32],
+    b: Option<&[f32]>,
+    call: &ConvCall<'_, T>,
+    epi: &Epilogue<f32>,
+) -> Vec<f32> {
     let (o, groups) = (call.o, call.groups);
     match call.packed {
         Packed::Winograd(ww) => conv2d_winograd(x, ww, n, g, call.level, epi),
-        Packed::Direct(dw) if suits(g, o / groups) => conv2d_direct(x, dw, n, groups, g, call.level, None, epi),
+        Packed::Direct(dw) if suits(g, o / groups) => conv2d_direct(x, dw, n, g, call.level, None, epi),
         _ => conv2d_gemm(x, w, b, n, o, groups, g, epi),
     }
 }

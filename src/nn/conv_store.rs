@@ -11,7 +11,15 @@ use super::conv_phase::{LANES, Piece};
 /// # Safety
 /// Every such destination is valid for writes and not accessed by anyone else during the
 /// call; `block` holds `rows` rows; every piece's lanes lie inside its row.
-pub(crate) unsafe fn scatter(level: Level, block: &[f32], width: usize, rows: usize, dst: *mut f32, rs: usize, pieces: &[Piece]) {
+pub(crate) unsafe fn scatter(
+    level: Level,
+    block: &[f32],
+    width: usize,
+    rows: usize,
+    dst: *mut f32,
+    rs: usize,
+    pieces: &[Piece],
+) {
     debug_assert!(block.len() >= rows * width);
     match level {
         // SAFETY: the level's features were detected; the destinations are the caller's
@@ -91,7 +99,14 @@ mod x86 {
     /// # Safety
     /// AVX-512F is available, and the contract of [`super::scatter`].
     #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
-    pub(super) unsafe fn scatter512(block: &[f32], width: usize, rows: usize, dst: *mut f32, rs: usize, pieces: &[Piece]) {
+    pub(super) unsafe fn scatter512(
+        block: &[f32],
+        width: usize,
+        rows: usize,
+        dst: *mut f32,
+        rs: usize,
+        pieces: &[Piece],
+    ) {
         // SAFETY: the caller's contract.
         unsafe { scatter_body(block, width, rows, dst, rs, pieces) }
     }
@@ -99,7 +114,14 @@ mod x86 {
     /// # Safety
     /// AVX2 is available, and the contract of [`super::scatter`].
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn scatter256(block: &[f32], width: usize, rows: usize, dst: *mut f32, rs: usize, pieces: &[Piece]) {
+    pub(super) unsafe fn scatter256(
+        block: &[f32],
+        width: usize,
+        rows: usize,
+        dst: *mut f32,
+        rs: usize,
+        pieces: &[Piece],
+    ) {
         // SAFETY: the caller's contract.
         unsafe { scatter_body(block, width, rows, dst, rs, pieces) }
     }

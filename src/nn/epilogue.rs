@@ -109,6 +109,7 @@ pub(crate) struct Epilogue<'a, F> {
 
 impl<'a, F: ActFloat> Epilogue<'a, F> {
     /// Nothing to do.
+    #[cfg(test)]
     pub fn none() -> Self {
         Epilogue {
             residual: None,

@@ -95,14 +95,20 @@ fn run<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem = T>, D2
     let out: Vec<T> = if let Some(x32) = cast_slice::<T, f32>(&xs) {
         let c = |s: &[T]| cast_slice::<T, f32>(s).expect("T is f32").to_vec();
         let (b, r) = (bias.map(c), residual.map(c));
-        let epi = Epilogue { residual: r.as_deref(), act };
+        let epi = Epilogue {
+            residual: r.as_deref(),
+            act,
+        };
         // SAFETY: as said above; T is f32.
         let out = unsafe { product(x32, wt.cast(), b.as_deref(), m, o, i, &epi) };
         cast_vec(out).unwrap_or_else(|_| unreachable!("T is f32"))
     } else if let Some(x64) = cast_slice::<T, f64>(&xs) {
         let c = |s: &[T]| cast_slice::<T, f64>(s).expect("T is f64").to_vec();
         let (b, r) = (bias.map(c), residual.map(c));
-        let epi = Epilogue { residual: r.as_deref(), act };
+        let epi = Epilogue {
+            residual: r.as_deref(),
+            act,
+        };
         // SAFETY: as said above; T is f64.
         let out = unsafe { product(x64, wt.cast(), b.as_deref(), m, o, i, &epi) };
         cast_vec(out).unwrap_or_else(|_| unreachable!("T is f64"))
@@ -111,7 +117,10 @@ fn run<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem = T>, D2
         let w32 = to_f32(&contiguous(weight));
         let wt = MatRef::row_major(&w32, 0, o, i).t();
         let (b, r) = (bias.map(to_f32), residual.map(to_f32));
-        let epi = Epilogue { residual: r.as_deref(), act };
+        let epi = Epilogue {
+            residual: r.as_deref(),
+            act,
+        };
         // SAFETY: `wt` is the transpose of the row-major o × i copy `w32`.
         from_f32(&unsafe { product(&to_f32(&xs), wt, b.as_deref(), m, o, i, &epi) })
     };
@@ -145,7 +154,11 @@ unsafe fn product<F: ActFloat + Num>(
             row.copy_from_slice(&b[..o]);
         }
     }
-    let rows = if epi.is_identity() { m } else { (BLOCK_BYTES / (o * size_of::<F>())).clamp(1, m) };
+    let rows = if epi.is_identity() {
+        m
+    } else {
+        (BLOCK_BYTES / (o * size_of::<F>())).clamp(1, m)
+    };
     for (bi, block) in out.chunks_mut(rows * o).enumerate() {
         let r0 = bi * rows;
         let mb = block.len() / o;
@@ -212,7 +225,10 @@ impl<T: Float> Linear<T> {
     /// assert!(ferrotensor::nn::Linear::new(&w, Some(&Tensor::<f64, _>::zeros([4]))).is_err());
     /// # Ok::<(), ferrotensor::Error>(())
     /// ```
-    pub fn new<S: Storage<Elem = T>, D: Dimension>(weight: &TensorBase<S, D>, bias: Option<&dyn Param<T>>) -> Result<Self> {
+    pub fn new<S: Storage<Elem = T>, D: Dimension>(
+        weight: &TensorBase<S, D>,
+        bias: Option<&dyn Param<T>>,
+    ) -> Result<Self> {
         const OP: &str = "Linear::new";
         let (o, i) = check_weight(OP, weight.shape())?;
         let b = opt_param_vec(OP, "bias", bias, o, &format!("weight {}", fmt_shape(weight.shape())))?;
@@ -258,7 +274,10 @@ impl<T: Float> Linear<T> {
         if self.activation != Activation::Identity {
             return Err(Error::value(
                 OP,
-                format!("the layer applies {:?} before the batch norm; fold first, then add the activation", self.activation),
+                format!(
+                    "the layer applies {:?} before the batch norm; fold first, then add the activation",
+                    self.activation
+                ),
             ));
         }
         let (scale, shift) = bn.scale_shift();

@@ -38,7 +38,13 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> Param<T> for TensorBase<S, 
 
 /// The elements of parameter `name` of `op`, or `Err` unless it is 1-D of length `len`
 /// (`context` names the other shapes in the message).
-pub(crate) fn param_vec<T: Float>(op: &'static str, name: &str, p: &dyn Param<T>, len: usize, context: &str) -> Result<Vec<T>> {
+pub(crate) fn param_vec<T: Float>(
+    op: &'static str,
+    name: &str,
+    p: &dyn Param<T>,
+    len: usize,
+    context: &str,
+) -> Result<Vec<T>> {
     let v = p.param_view();
     if v.shape() != [len] {
         return Err(Error::shape(

@@ -1,7 +1,8 @@
 //! A small vector abstraction for the `nn` kernels that are written once for every
-//! instruction set: `f32` vectors of AVX-512 (16 lanes), AVX2 (8 lanes) and a portable
-//! one-lane "vector" (plain Rust, what Miri checks). Callers compile a generic body once
-//! per implementation inside a `#[target_feature]` function of the matching level.
+//! instruction set: `f32` vectors of AVX-512 (16 lanes) and AVX2 (8 lanes), and a
+//! portable one-lane "vector" of `f32` or `f64` (plain Rust, what Miri checks). Callers
+//! compile a generic body once per implementation inside a `#[target_feature]` function
+//! of the matching level.
 
 /// `f32` vectors of one instruction set.
 ///
@@ -12,81 +13,89 @@
 pub(crate) unsafe trait Simd: Copy {
     /// Lanes per vector.
     const LANES: usize;
+    /// The element type.
+    type E: crate::element::Float;
     /// The vector type.
     type V: Copy;
-    unsafe fn splat(v: f32) -> Self::V;
+    unsafe fn splat(v: Self::E) -> Self::V;
     unsafe fn add(a: Self::V, b: Self::V) -> Self::V;
     unsafe fn sub(a: Self::V, b: Self::V) -> Self::V;
+    unsafe fn div(a: Self::V, b: Self::V) -> Self::V;
+    /// The larger of the two; NaN in either propagates.
     unsafe fn max(a: Self::V, b: Self::V) -> Self::V;
     /// Loads lanes `l` with `lo ≤ l < hi` from `p + l`; the other lanes are zero.
     ///
     /// # Safety
     /// `p + l` is readable for those lanes (`p` itself may point outside any object).
-    unsafe fn load_range(p: *const f32, lo: isize, hi: isize) -> Self::V;
+    unsafe fn load_range(p: *const Self::E, lo: isize, hi: isize) -> Self::V;
     /// Loads all lanes from `p`.
     ///
     /// # Safety
     /// `p..p + LANES` is readable.
-    unsafe fn load(p: *const f32) -> Self::V;
+    unsafe fn load(p: *const Self::E) -> Self::V;
     /// Stores the first `n ≤ LANES` lanes to `p`.
     ///
     /// # Safety
     /// `p..p + n` is writable.
-    unsafe fn store_first(p: *mut f32, v: Self::V, n: usize);
+    unsafe fn store_first(p: *mut Self::E, v: Self::V, n: usize);
     /// The even and the odd elements of the `2·LANES` consecutive elements `a ++ b`.
     unsafe fn even_odd(a: Self::V, b: Self::V) -> (Self::V, Self::V);
     /// The inverse of [`Simd::even_odd`]: `a₀ b₀ a₁ b₁ …` as two vectors.
     unsafe fn interleave(a: Self::V, b: Self::V) -> (Self::V, Self::V);
 }
 
-/// One lane of plain Rust.
+/// One lane of plain Rust, of `f32` or `f64`.
 #[derive(Clone, Copy)]
-pub(crate) struct Scalar;
+pub(crate) struct Scalar<F>(std::marker::PhantomData<F>);
 
 // SAFETY: plain Rust; the pointer methods touch only the lanes they name.
-unsafe impl Simd for Scalar {
+unsafe impl<F: crate::element::Float> Simd for Scalar<F> {
     const LANES: usize = 1;
-    type V = f32;
+    type E = F;
+    type V = F;
     #[inline(always)]
-    unsafe fn splat(v: f32) -> f32 {
+    unsafe fn splat(v: F) -> F {
         v
     }
     #[inline(always)]
-    unsafe fn add(a: f32, b: f32) -> f32 {
+    unsafe fn add(a: F, b: F) -> F {
         a + b
     }
     #[inline(always)]
-    unsafe fn sub(a: f32, b: f32) -> f32 {
+    unsafe fn sub(a: F, b: F) -> F {
         a - b
     }
     #[inline(always)]
-    unsafe fn max(a: f32, b: f32) -> f32 {
-        // NaN propagates from either side (as the vector `max` used by max pooling).
+    unsafe fn div(a: F, b: F) -> F {
+        a / b
+    }
+    #[inline(always)]
+    unsafe fn max(a: F, b: F) -> F {
         if a.is_nan() || a > b { a } else { b }
     }
     #[inline(always)]
-    unsafe fn load_range(p: *const f32, lo: isize, hi: isize) -> f32 {
+    unsafe fn load_range(p: *const F, lo: isize, hi: isize) -> F {
         // SAFETY: lane 0 is readable when lo ≤ 0 < hi (the caller's contract).
-        if lo <= 0 && 0 < hi { unsafe { *p } } else { 0.0 }
+        if lo <= 0 && 0 < hi { unsafe { *p } } else { F::zero() }
     }
     #[inline(always)]
-    unsafe fn load(p: *const f32) -> f32 {
+    unsafe fn load(p: *const F) -> F {
         // SAFETY: the caller's contract.
         unsafe { *p }
     }
     #[inline(always)]
-    unsafe fn store_first(p: *mut f32, v: f32, n: usize) {
+    unsafe fn store_first(p: *mut F, v: F, n: usize) {
         if n > 0 {
             // SAFETY: the caller's contract.
             unsafe { *p = v };
         }
     }
     #[inline(always)]
-    unsafe fn even_odd(a: f32, b: f32) -> (f32, f32) {
+    unsafe fn even_odd(a: F, b: F) -> (F, F) {
         (a, b)
     }
     #[inline(always)]
-    unsafe fn interleave(a: f32, b: f32) -> (f32, f32) {
+    unsafe fn interleave(a: F, b: F) -> (F, F) {
         (a, b)
     }
 }
@@ -118,6 +127,7 @@ mod x86 {
     // contract), and the masked loads/stores touch only the named lanes.
     unsafe impl Simd for Avx512 {
         const LANES: usize = 16;
+        type E = f32;
         type V = __m512;
         #[inline(always)]
         unsafe fn splat(v: f32) -> __m512 {
@@ -133,6 +143,11 @@ mod x86 {
         unsafe fn sub(a: __m512, b: __m512) -> __m512 {
             // SAFETY: as above.
             unsafe { _mm512_sub_ps(a, b) }
+        }
+        #[inline(always)]
+        unsafe fn div(a: __m512, b: __m512) -> __m512 {
+            // SAFETY: as above.
+            unsafe { _mm512_div_ps(a, b) }
         }
         #[inline(always)]
         unsafe fn max(a: __m512, b: __m512) -> __m512 {
@@ -204,6 +219,7 @@ mod x86 {
     // contract), and the masked loads/stores touch only the named lanes.
     unsafe impl Simd for Avx2 {
         const LANES: usize = 8;
+        type E = f32;
         type V = __m256;
         #[inline(always)]
         unsafe fn splat(v: f32) -> __m256 {
@@ -219,6 +235,11 @@ mod x86 {
         unsafe fn sub(a: __m256, b: __m256) -> __m256 {
             // SAFETY: as above.
             unsafe { _mm256_sub_ps(a, b) }
+        }
+        #[inline(always)]
+        unsafe fn div(a: __m256, b: __m256) -> __m256 {
+            // SAFETY: as above.
+            unsafe { _mm256_div_ps(a, b) }
         }
         #[inline(always)]
         unsafe fn max(a: __m256, b: __m256) -> __m256 {
@@ -262,7 +283,10 @@ mod x86 {
             unsafe {
                 let lo = _mm256_unpacklo_ps(a, b); // a0 b0 a1 b1 | a4 b4 a5 b5
                 let hi = _mm256_unpackhi_ps(a, b); // a2 b2 a3 b3 | a6 b6 a7 b7
-                (_mm256_permute2f128_ps::<0x20>(lo, hi), _mm256_permute2f128_ps::<0x31>(lo, hi))
+                (
+                    _mm256_permute2f128_ps::<0x20>(lo, hi),
+                    _mm256_permute2f128_ps::<0x31>(lo, hi),
+                )
             }
         }
     }
@@ -273,7 +297,7 @@ mod tests {
     use super::*;
 
     /// Every implementation this CPU runs gives the scalar results.
-    fn check<S: Simd>() {
+    fn check<S: Simd<E = f32>>() {
         let n = S::LANES;
         let src: Vec<f32> = (0..4 * n).map(|i| i as f32).collect();
         let mut out = vec![-1.0f32; 4 * n];
@@ -307,7 +331,7 @@ mod tests {
 
     #[test]
     fn vector_helpers_agree_with_their_definitions() {
-        check::<Scalar>();
+        check::<Scalar<f32>>();
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         {
             if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {

@@ -162,7 +162,9 @@ pub(crate) fn par_chunks_rows<E: Send>(data: &mut [E], row: usize, f: impl Fn(us
         |_, t| {
             let (a, b) = (t * per, ((t + 1) * per).min(rows));
             // SAFETY: rows a..b are inside `data` and no other task touches them.
-            f(a, unsafe { std::slice::from_raw_parts_mut(ptr.get().add(a * row), (b - a) * row) })
+            f(a, unsafe {
+                std::slice::from_raw_parts_mut(ptr.get().add(a * row), (b - a) * row)
+            })
         },
     );
 }
@@ -205,25 +207,4 @@ pub(crate) fn valid_range(off: isize, s: usize, limit: usize, count: usize) -> (
     let hi = if last < 0 { 0 } else { (last / s + 1) as usize };
     let lo = lo.min(count);
     (lo, hi.clamp(lo, count))
-}
-
-/// `Err` unless the optional bias has exactly `o` elements.
-pub(crate) fn check_bias<T: Element>(
-    op: &'static str,
-    bias: Option<&Tensor<T, crate::Ix1>>,
-    o: usize,
-    shapes: &str,
-) -> Result<()> {
-    if let Some(b) = bias
-        && b.shape() != [o]
-    {
-        return Err(Error::shape(
-            op,
-            format!(
-                "bias of shape {} does not match {o} output channels ({shapes})",
-                fmt_shape(b.shape())
-            ),
-        ));
-    }
-    Ok(())
 }

@@ -16,8 +16,8 @@
 use super::conv_block::{Level, MR, Offsets, Shape, Sweep, pack_weights};
 use super::epilogue::Epilogue;
 use super::im2col::Geom;
-use super::util::par_tasks;
 use super::simd::Scalar;
+use super::util::par_tasks;
 use super::winograd_transform::{Run, XI, input_run, output_run, runs, weight_transform};
 use crate::iter::SendPtr;
 
@@ -61,11 +61,6 @@ impl WinogradWeights {
             c,
         }
     }
-
-    /// Bytes held.
-    pub fn bytes(&self) -> usize {
-        (self.packed.len() + self.bias.len()) * size_of::<f32>()
-    }
 }
 
 /// The block and chunk sizes of one call.
@@ -91,7 +86,9 @@ impl Plan {
         let vs = Sweep::new(level, tb).end();
         let group = level.narrow().panels;
         let panels = o.div_ceil(MR);
-        let mut chunk_panels = (M_BYTES / (XI * vs * MR * size_of::<f32>())).max(1).next_multiple_of(group);
+        let mut chunk_panels = (M_BYTES / (XI * vs * MR * size_of::<f32>()))
+            .max(1)
+            .next_multiple_of(group);
         if threads > 1 && blocks < 2 * threads {
             // The chunks are the parallel tasks: at least two per thread where possible.
             let per = panels.div_ceil(2 * threads).next_multiple_of(group);
@@ -140,7 +137,14 @@ fn with_buffers<R>(v_len: usize, m_len: usize, f: impl FnOnce(&mut [f32], &mut [
 
 /// `conv2d` by Winograd on row-major `f32` buffers (`x` is `(N, C, H, W)`); returns
 /// `(N, O, OH, OW)` after the epilogue.
-pub(crate) fn conv2d_winograd(x: &[f32], w: &WinogradWeights, n: usize, g: &Geom, level: Level, epi: &Epilogue<f32>) -> Vec<f32> {
+pub(crate) fn conv2d_winograd(
+    x: &[f32],
+    w: &WinogradWeights,
+    n: usize,
+    g: &Geom,
+    level: Level,
+    epi: &Epilogue<f32>,
+) -> Vec<f32> {
     let (o, c) = (w.o, w.c);
     debug_assert_eq!(c, g.cg);
     let positions = g.positions();
@@ -168,20 +172,16 @@ pub(crate) fn conv2d_winograd(x: &[f32], w: &WinogradWeights, n: usize, g: &Geom
     };
     let blocks = plan.blocks();
     if threads == 1 || blocks >= 2 * threads {
-        par_tasks(
-            blocks,
-            Vec::new,
-            |block_runs, b| {
-                let (t0, t1) = (b * plan.tb, ((b + 1) * plan.tb).min(plan.total));
-                runs(t0, t1, plan.th, plan.tw, block_runs);
-                with_buffers(v_len, m_len, |v, m| {
-                    ctx.transform_in(block_runs, 0..c, v);
-                    for ci in 0..chunks {
-                        ctx.chunk(block_runs, t1 - t0, ci, v, m);
-                    }
-                });
-            },
-        );
+        par_tasks(blocks, Vec::new, |block_runs, b| {
+            let (t0, t1) = (b * plan.tb, ((b + 1) * plan.tb).min(plan.total));
+            runs(t0, t1, plan.th, plan.tw, block_runs);
+            with_buffers(v_len, m_len, |v, m| {
+                ctx.transform_in(block_runs, 0..c, v);
+                for ci in 0..chunks {
+                    ctx.chunk(block_runs, t1 - t0, ci, v, m);
+                }
+            });
+        });
     } else {
         let mut v = vec![0.0f32; v_len];
         let mut block_runs = Vec::new();
@@ -298,7 +298,10 @@ impl Ctx<'_> {
                     let spans = if width == g.ow {
                         [(ys.start * g.ow, ys.len() * g.ow), (0, 0)]
                     } else {
-                        [(y0 * g.ow + x0, width), ((y0 + 1) * g.ow + x0, if ys.len() > 1 { width } else { 0 })]
+                        [
+                            (y0 * g.ow + x0, width),
+                            ((y0 + 1) * g.ow + x0, if ys.len() > 1 { width } else { 0 }),
+                        ]
                     };
                     for (off, len) in spans.into_iter().filter(|s| s.1 > 0) {
                         // SAFETY: the span is part of this run's output (just written by
@@ -322,7 +325,7 @@ fn transform_in_level(level: Level, xc: &[f32], g: &Geom, r: &Run, v: &mut [f32]
         #[cfg(target_arch = "x86_64")]
         Level::Avx2 => unsafe { x86::input256(xc, g, r, v, vs) },
         // SAFETY: plain Rust.
-        Level::Portable => unsafe { input_run::<Scalar>(xc, g, r, v, vs) },
+        Level::Portable => unsafe { input_run::<Scalar<f32>>(xc, g, r, v, vs) },
     }
 }
 
@@ -339,7 +342,7 @@ unsafe fn transform_out_level(level: Level, m: &[f32], ms: usize, bias: f32, g: 
         #[cfg(target_arch = "x86_64")]
         Level::Avx2 => unsafe { x86::output256(m, ms, bias, g, r, out) },
         // SAFETY: plain Rust; the output is the caller's contract.
-        Level::Portable => unsafe { output_run::<Scalar>(m, ms, bias, g, r, out) },
+        Level::Portable => unsafe { output_run::<Scalar<f32>>(m, ms, bias, g, r, out) },
     }
 }
 

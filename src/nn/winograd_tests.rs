@@ -28,7 +28,11 @@ fn check(n: usize, o: usize, case: Case, with_bias: bool, epi_act: Activation, r
         residual: residual.then_some(&res[..]),
         act: epi_act,
     };
-    let levels = if cfg!(miri) { vec![Level::Portable] } else { Level::all_available() };
+    let levels = if cfg!(miri) {
+        vec![Level::Portable]
+    } else {
+        Level::all_available()
+    };
     for level in levels {
         for &threads in if cfg!(miri) { &[1][..] } else { &[1, 2] } {
             let got = crate::with_num_threads(threads, || conv2d_winograd(&x, &ww, n, &g, level, &epi));
@@ -48,17 +52,45 @@ fn check(n: usize, o: usize, case: Case, with_bias: bool, epi_act: Activation, r
 #[test]
 fn odd_sizes_and_paddings() {
     // 7×9 output (partial tiles in both directions), padding 1, bias.
-    check(1, 17, (16, 7, 9, 3, 3, [1, 1], [1, 1], [1, 1]), true, Activation::Identity, false);
+    check(
+        1,
+        17,
+        (16, 7, 9, 3, 3, [1, 1], [1, 1], [1, 1]),
+        true,
+        Activation::Identity,
+        false,
+    );
     // No padding (5×6 output), and padding 2 (larger output than input).
-    check(2, 16, (16, 7, 8, 3, 3, [1, 1], [0, 0], [1, 1]), false, Activation::Identity, false);
-    check(1, 24, (16, 4, 5, 3, 3, [1, 1], [2, 1], [1, 1]), true, Activation::Identity, false);
+    check(
+        2,
+        16,
+        (16, 7, 8, 3, 3, [1, 1], [0, 0], [1, 1]),
+        false,
+        Activation::Identity,
+        false,
+    );
+    check(
+        1,
+        24,
+        (16, 4, 5, 3, 3, [1, 1], [2, 1], [1, 1]),
+        true,
+        Activation::Identity,
+        false,
+    );
 }
 
 #[test]
 fn many_blocks_chunks_and_the_epilogue() {
     // 40 channels (rows of several chunks), batch 3, residual and ReLU.
     let big = if cfg!(miri) { 10 } else { 30 };
-    check(3, 40, (16, big, big + 3, 3, 3, [1, 1], [1, 1], [1, 1]), true, Activation::Relu, true);
+    check(
+        3,
+        40,
+        (16, big, big + 3, 3, 3, [1, 1], [1, 1], [1, 1]),
+        true,
+        Activation::Relu,
+        true,
+    );
 }
 
 #[test]

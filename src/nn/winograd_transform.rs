@@ -76,9 +76,12 @@ pub(crate) fn runs(t0: usize, t1: usize, th: usize, tw: usize, out: &mut Vec<Run
 /// # Safety
 /// `S`'s CPU features are available.
 #[inline(always)]
-pub(crate) unsafe fn input_run<S: Simd>(xc: &[f32], g: &Geom, r: &Run, v: &mut [f32], vs: usize) {
+pub(crate) unsafe fn input_run<S: Simd<E = f32>>(xc: &[f32], g: &Geom, r: &Run, v: &mut [f32], vs: usize) {
     let n = S::LANES;
-    assert!(xc.len() >= g.h * g.w && v.len() >= (XI - 1) * vs + r.j0 + r.len, "winograd: input run outside its buffers");
+    assert!(
+        xc.len() >= g.h * g.w && v.len() >= (XI - 1) * vs + r.j0 + r.len,
+        "winograd: input run outside its buffers"
+    );
     let w = g.w as isize;
     let mut rows: [Option<*const f32>; 4] = [None; 4];
     for (i, row) in rows.iter_mut().enumerate() {
@@ -145,7 +148,7 @@ pub(crate) unsafe fn input_run<S: Simd>(xc: &[f32], g: &Geom, r: &Run, v: &mut [
 /// elements (rows `2ty`, `2ty + 1` below `OH`, columns `2·tx0 .. min(2·(tx0 + len), OW)`)
 /// are writable and not accessed by anyone else during the call.
 #[inline(always)]
-pub(crate) unsafe fn output_run<S: Simd>(m: &[f32], ms: usize, bias: f32, g: &Geom, r: &Run, out: *mut f32) {
+pub(crate) unsafe fn output_run<S: Simd<E = f32>>(m: &[f32], ms: usize, bias: f32, g: &Geom, r: &Run, out: *mut f32) {
     let n = S::LANES;
     assert!(
         m.len() >= (XI - 1) * ms + r.j0 + r.len.next_multiple_of(n) && 2 * r.ty < g.oh && 2 * r.tx0 < g.ow,
