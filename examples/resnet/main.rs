@@ -65,6 +65,19 @@ fn parse_args() -> Result<Args, String> {
             println!("{HELP}");
             std::process::exit(0);
         }
+        const FLAGS: [&str; 8] = [
+            "--weights",
+            "--input",
+            "--output",
+            "--threads",
+            "--repeat",
+            "--seed",
+            "--batch",
+            "--size",
+        ];
+        if !FLAGS.contains(&flag) {
+            return Err(format!("unknown argument {flag} (try --help)"));
+        }
         let val = args
             .get(i + 1)
             .ok_or_else(|| format!("{flag} needs a value (try --help)"))?;
@@ -78,7 +91,7 @@ fn parse_args() -> Result<Args, String> {
             "--seed" => a.seed = num(val)? as u64,
             "--batch" => a.batch = num(val)?.max(1),
             "--size" => a.size = num(val)?.max(1),
-            other => return Err(format!("unknown argument {other} (try --help)")),
+            _ => unreachable!("checked against FLAGS above"),
         }
         i += 2;
     }
@@ -94,7 +107,15 @@ fn load(path: &str) -> ferrotensor::Result<BTreeMap<String, DynTensor>> {
     }
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() {
+    // Errors printed with `Display` (they name the tensor and the shapes), exit status 1.
+    if let Err(e) = run() {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
     let args = parse_args()?;
     if let Some(t) = args.threads {
         ferrotensor::set_num_threads(t);

@@ -10,7 +10,7 @@ node from torchvision's `state_dict` names).
     python3 tests/resnet/resnet18_onnx.py input --seed 1 --batch 2 --out X.npy
     python3 tests/resnet/resnet18_onnx.py run --weights W.npz --input X.npy --out R.npy
         logits of ONNX Runtime (one thread)
-    python3 tests/resnet/resnet18_onnx.py check --example target/release/examples/resnet
+    python3 tests/resnet/resnet18_onnx.py check --example target/debug/examples/resnet
         the whole CI comparison: weights, input, ONNX Runtime, the example, max error
         within 1e-4 of the largest logit (exit status 1 otherwise)
 """
