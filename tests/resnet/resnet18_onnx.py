@@ -13,6 +13,10 @@ node from torchvision's `state_dict` names).
     python3 tests/resnet/resnet18_onnx.py check --example target/debug/examples/resnet
         the whole CI comparison: weights, input, ONNX Runtime, the example, max error
         within 1e-4 of the largest logit (exit status 1 otherwise)
+    python3 tests/resnet/resnet18_onnx.py bench --example target/release/examples/resnet
+        ResNet-18 forward time, the example against ONNX Runtime in the same run: batch 1
+        and 8, 1 and 2 threads, median of --repeat passes after a warm-up; prints the
+        ratios ours / ONNX Runtime and the CPU model (run it through /work/tools/bench)
 """
 import argparse
 import os
@@ -198,6 +202,42 @@ def check(example, batch, threads):
     return err
 
 
+def median_ms(f, repeat):
+    import time
+    f()
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        f()
+        times.append((time.perf_counter() - t) * 1e3)
+    return float(np.median(times))
+
+
+def bench(example, repeat):
+    """The example's `median_ms` and ONNX Runtime's on the same weights and input."""
+    import platform
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
+               platform.processor())
+    print(f"CPU: {cpu}")
+    print("| batch | threads | ferrotensor ms | ONNX Runtime ms | ratio |")
+    print("|---|---|---|---|---|")
+    w = random_weights(0)
+    model = build_model(w)
+    with tempfile.TemporaryDirectory() as d:
+        wpath, xpath = os.path.join(d, "w.npz"), os.path.join(d, "x.npy")
+        save_weights(w, wpath)
+        for batch in (1, 8):
+            x = random_input(1, batch)
+            np.save(xpath, x)
+            for threads in (1, 2):
+                sess = session(model, threads)
+                ort_ms = median_ms(lambda: sess.run(["logits"], {"input": x}), repeat)
+                out = subprocess.run([example, "--weights", wpath, "--input", xpath, "--threads", str(threads),
+                                      "--repeat", str(repeat)], check=True, capture_output=True, text=True).stdout
+                ours = float(next(l for l in out.splitlines() if l.startswith("median_ms:")).split()[1])
+                print(f"| {batch} | {threads} | {ours:.2f} | {ort_ms:.2f} | {ours / ort_ms:.2f} |", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -215,6 +255,9 @@ def main():
     a.add_argument("--threads", type=int, default=1)
     a = sub.add_parser("check")
     a.add_argument("--example", required=True)
+    a = sub.add_parser("bench")
+    a.add_argument("--example", required=True)
+    a.add_argument("--repeat", type=int, default=20)
     args = ap.parse_args()
     if args.cmd == "weights":
         save_weights(random_weights(args.seed), args.out)
@@ -224,6 +267,8 @@ def main():
         x = np.load(args.input)
         y = session(build_model(load_weights(args.weights)), args.threads).run(["logits"], {"input": x})[0]
         np.save(args.out, y)
+    elif args.cmd == "bench":
+        bench(args.example, args.repeat)
     else:
         worst = max(check(args.example, 1, 1), check(args.example, 3, 2))
         if not worst <= 1e-4:
