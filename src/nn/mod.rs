@@ -58,7 +58,7 @@ mod pool_kernel;
 mod simd;
 mod softmax;
 mod upsample;
-mod util;
+pub(crate) mod util;
 mod winograd;
 #[cfg(test)]
 mod winograd_tests;
