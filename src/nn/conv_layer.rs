@@ -40,7 +40,7 @@ use crate::tensor::{Tensor, TensorBase};
 /// assert_eq!(y[[0, 1, 1, 1]], 9.0);
 /// // The same as the functional composition.
 /// let z = nn::relu(&nn::conv2d(&x, &w, Some(&b), conv.args())?);
-/// assert_eq!(y, z);
+/// assert_eq!(y.to_vec(), z.to_vec());
 /// # Ok::<(), ferrotensor::Error>(())
 /// ```
 #[derive(Clone)]
@@ -160,7 +160,7 @@ impl<T: Float> Conv2d<T> {
     /// let fused = conv.fold_batch_norm(&bn)?;
     /// let x = Tensor::<f64, _>::full([1, 1, 1, 1], 3.0);
     /// assert_eq!(fused.forward(&x)?.to_vec(), vec![1.0, 3.0]); // (3 − 1) / 2, 3 / 1
-    /// assert_eq!(fused.forward(&x)?, bn.forward(&conv.forward(&x)?)?);
+    /// assert_eq!(fused.forward(&x)?.to_vec(), bn.forward(&conv.forward(&x)?)?.to_vec());
     /// # Ok::<(), ferrotensor::Error>(())
     /// ```
     pub fn fold_batch_norm(&self, bn: &BatchNorm2d<T>) -> Result<Self> {
