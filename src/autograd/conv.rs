@@ -90,7 +90,13 @@ fn im2col<T: Float>(
 /// ```
 pub fn conv2d<T: Float>(input: &Var<T>, weight: &Var<T>, bias: Option<&Var<T>>, args: &Conv2dArgs) -> Result<Var<T>> {
     let b = bias_tensor(bias, input.shape(), weight.shape())?;
-    let value = nn::conv2d(&input.view(), &weight.view(), b.as_ref(), args)?.into_dyn();
+    let value = nn::conv2d(
+        &input.view(),
+        &weight.view(),
+        b.as_ref().map(|b| b as &dyn nn::Param<T>),
+        args,
+    )?
+    .into_dyn();
     let args = *args;
     let mut parents = vec![input, weight];
     parents.extend(bias);

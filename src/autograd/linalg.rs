@@ -106,7 +106,11 @@ pub fn linear<T: Float>(x: &Var<T>, weight: &Var<T>, bias: Option<&Var<T>>) -> R
         Some(b) => Some(b.view().to_owned().into_dim::<crate::layout::Ix1>()?),
         None => None,
     };
-    let value = crate::nn::linear(&x.view(), &weight.view(), b.as_ref())?;
+    let value = crate::nn::linear(
+        &x.view(),
+        &weight.view(),
+        b.as_ref().map(|b| b as &dyn crate::nn::Param<T>),
+    )?;
     let mut parents = vec![x, weight];
     parents.extend(bias);
     Ok(Var::from_op(value, "linear", &parents, |c| {

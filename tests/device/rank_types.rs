@@ -198,12 +198,32 @@ fn shared_methods_give_the_cpu_rank_types() {
         &ga2.t().to_contiguous().unwrap(),
         "to_contiguous",
     );
-    // `nn::softmax` still returns `IxDyn` on the CPU (against the convention that `nn`
-    // functions keep their input's rank type); the device keeps it already.
-    let sm = nn::softmax(&a2, -1).unwrap().into_dim::<Ix2>().unwrap();
-    same(&sm, &ga2.softmax(-1).unwrap(), "softmax");
-    let lsm = nn::log_softmax(&s3, 0).unwrap().into_dim::<Ix3>().unwrap();
-    same(&lsm, &gs3.log_softmax(0).unwrap(), "log_softmax");
+    same(
+        &nn::softmax(&a2, -1).unwrap(),
+        &ga2.softmax(-1).unwrap(),
+        "softmax",
+    );
+    same(
+        &nn::log_softmax(&s3, 0).unwrap(),
+        &gs3.log_softmax(0).unwrap(),
+        "log_softmax",
+    );
+    let (x4, w4) = (
+        Tensor::<f32, _>::ones([1, 2, 5, 5]),
+        Tensor::<f32, _>::ones([3, 2, 3, 3]),
+    );
+    let args = nn::Conv2dArgs::default();
+    same(
+        &nn::conv2d(&x4, &w4, None, &args).unwrap(),
+        &ferrotensor::device::conv2d(
+            &x4.to_device(&dev).unwrap(),
+            &w4.to_device(&dev).unwrap(),
+            None,
+            &args,
+        )
+        .unwrap(),
+        "conv2d",
+    );
     same(&nn::relu(&a2), &ga2.relu(), "relu");
     same(&nn::sigmoid(&a2), &ga2.sigmoid(), "sigmoid");
 
