@@ -75,6 +75,11 @@ pub trait Num:
     fn as_f64(self) -> f64;
     /// The value as `i128` (`as` conversion; exact for every integer type).
     fn as_i128(self) -> i128;
+    /// The complex conjugate (the value itself for every real type).
+    #[inline(always)]
+    fn conj(self) -> Self {
+        self
+    }
 }
 
 macro_rules! impl_num_int {
@@ -146,6 +151,7 @@ macro_rules! impl_num_complex {
             #[inline(always)] fn from_f64(x: f64) -> Self { Complex::new(x as $f, 0.0) }
             #[inline(always)] fn as_f64(self) -> f64 { self.re as f64 }
             #[inline(always)] fn as_i128(self) -> i128 { self.re as i128 }
+            #[inline(always)] fn conj(self) -> Self { Complex::conj(&self) }
         }
     )*};
 }

@@ -149,6 +149,7 @@ pub mod device;
 pub mod display;
 pub mod element;
 pub mod error;
+pub mod fft;
 pub mod interop;
 pub mod io;
 pub mod iter;

@@ -84,7 +84,7 @@ fn square_routines_match_numpy_and_reconstruct() {
         let x = solve(&a, &b).unwrap();
         close(&x.to_vec(), &floats(&case["solve"]), 1e-9, "solve");
         close(&(&a % &x).to_vec(), &b.to_vec(), 1e-9, "A x = b");
-        let (w, v) = eigh(&spd).unwrap();
+        let (w, v) = eigh(&spd, Uplo::Lower).unwrap();
         close(&w.to_vec(), &floats(&case["eigvalsh"]), 1e-9, "eigvalsh");
         close(
             &(&spd % &v).to_vec(),
@@ -126,7 +126,7 @@ fn square_routines_match_numpy_and_reconstruct() {
                 .all(|(i, &x)| (i % (n * n)) / n <= i % n || x == 0.0),
             "R is upper triangular"
         );
-        let c = cholesky(&spd).unwrap();
+        let c = cholesky(&spd, false).unwrap();
         close(&c.to_vec(), &floats(&case["cholesky"]), 1e-9, "cholesky");
         close(&(&c % &tr(&c)).to_vec(), &spd.to_vec(), 1e-9, "L Lᵀ = A");
         let rank: Vec<f64> = matrix_rank(&a).unwrap().iter().map(|&x| x as f64).collect();
@@ -298,8 +298,8 @@ fn singular_and_non_square_inputs_are_errors() {
     for e in [
         inv(&rect).unwrap_err(),
         det(&rect).unwrap_err(),
-        cholesky(&rect).unwrap_err(),
-        eigh(&rect).unwrap_err(),
+        cholesky(&rect, false).unwrap_err(),
+        eigh(&rect, Uplo::Lower).unwrap_err(),
     ] {
         assert!(
             e.to_string().contains("(2, 3)") && e.to_string().contains("square"),
@@ -316,7 +316,7 @@ fn singular_and_non_square_inputs_are_errors() {
     );
     let not_pd = mat(&[2, 2], vec![1.0, 3.0, 3.0, 1.0]);
     assert!(
-        cholesky(&not_pd)
+        cholesky(&not_pd, false)
             .unwrap_err()
             .to_string()
             .contains("positive definite")

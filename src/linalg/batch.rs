@@ -1,6 +1,7 @@
 //! Batches of matrices for the `faer`-backed solvers: the element trait, reading the
 //! `(..., m, n)` matrices of a tensor, and writing results back.
 
+use super::scalar::LinalgScalar;
 use crate::element::{Float, Num};
 use crate::error::{Error, Result, fmt_shape};
 use crate::layout::Dimension;
@@ -15,7 +16,9 @@ mod sealed {
     impl Sealed for f64 {}
 }
 
-/// Element types of the decompositions and solvers: `f32` and `f64` (through `faer`).
+/// The real element types of the decompositions and solvers, `f32` and `f64`: the
+/// real half of [`LinalgScalar`] (every function taking `LinalgScalar` takes them) and
+/// the type of singular values, norms and Hermitian eigenvalues.
 ///
 /// ```
 /// use ferrotensor::linalg::{LinalgFloat, det};
@@ -23,7 +26,7 @@ mod sealed {
 /// fn det2<T: LinalgFloat>(a: &Tensor<T, Ix2>) -> T { det(a).unwrap().to_scalar().unwrap() }
 /// assert_eq!(det2(&Tensor::<f64, _>::eye(3)), 1.0);
 /// ```
-pub trait LinalgFloat: Float + faer::traits::RealField + sealed::Sealed {}
+pub trait LinalgFloat: Float + faer::traits::RealField + LinalgScalar<Real = Self> + sealed::Sealed {}
 impl LinalgFloat for f32 {}
 impl LinalgFloat for f64 {}
 
@@ -35,7 +38,7 @@ pub(crate) struct Batch<T> {
     pub data: Vec<T>,
 }
 
-impl<T: LinalgFloat> Batch<T> {
+impl<T: LinalgScalar> Batch<T> {
     /// The `(..., m, n)` matrices of `a`; `Err` below two axes (or if `square` and m ≠ n).
     pub fn of<S: Storage<Elem = T>, D: Dimension>(
         a: &TensorBase<S, D>,
@@ -123,7 +126,7 @@ pub(crate) fn broadcast_batch(
 }
 
 /// Appends a faer matrix to `out` in row-major order.
-pub(crate) fn push_mat<T: LinalgFloat>(out: &mut Vec<T>, m: MatRef<'_, T>) {
+pub(crate) fn push_mat<T: LinalgScalar>(out: &mut Vec<T>, m: MatRef<'_, T>) {
     for i in 0..m.nrows() {
         for j in 0..m.ncols() {
             out.push(m[(i, j)]);
@@ -131,13 +134,76 @@ pub(crate) fn push_mat<T: LinalgFloat>(out: &mut Vec<T>, m: MatRef<'_, T>) {
     }
 }
 
-/// Appends the transpose of a faer matrix to `out` in row-major order.
-pub(crate) fn push_mat_t<T: LinalgFloat>(out: &mut Vec<T>, m: MatRef<'_, T>) {
-    push_mat(out, m.transpose());
+/// Appends the conjugate transpose of a faer matrix to `out` in row-major order.
+pub(crate) fn push_mat_h<T: LinalgScalar>(out: &mut Vec<T>, m: MatRef<'_, T>) {
+    for j in 0..m.ncols() {
+        for i in 0..m.nrows() {
+            out.push(m[(i, j)].conj());
+        }
+    }
 }
 
 /// An owned tensor of `shape` (batch dims followed by `tail`) from row-major data.
 pub(crate) fn tensor<T: Num, D: Dimension>(data: Vec<T>, batch: &[usize], tail: &[usize]) -> Result<Tensor<T, D>> {
     let shape: Vec<usize> = batch.iter().chain(tail).copied().collect();
     Tensor::from_vec(data, shape)?.into_dim()
+}
+
+/// A batch of square systems `a · x = b` with `b` a vector `(n,)` (for every matrix of
+/// `a`) or matrices `(..., n, k)`, batch axes broadcast (NumPy 2's `solve` rules).
+pub(crate) struct System<T> {
+    pub a: Batch<T>,
+    pub b: Batch<T>,
+    pub batch: Vec<usize>,
+    pub vector: bool,
+}
+
+impl<T: LinalgScalar> System<T> {
+    /// `Err` for a non-square `a`, a mismatched `n`, or batch axes that do not broadcast.
+    pub fn of<S: Storage<Elem = T>, D: Dimension, S2: Storage<Elem = T>, D2: Dimension>(
+        a: &TensorBase<S, D>,
+        b: &TensorBase<S2, D2>,
+        op: &'static str,
+    ) -> Result<Self> {
+        let ba = Batch::of(a, op, true)?;
+        let vector = b.ndim() == 1;
+        let bb = if vector {
+            let col = b.view().into_dyn().reshape(vec![b.size(), 1])?;
+            Batch::of(&col, op, false)?
+        } else {
+            Batch::of(b, op, false)?
+        };
+        if bb.rows != ba.rows {
+            return Err(Error::shape(
+                op,
+                format!(
+                    "shapes {} and {}: {} rows in b, {} expected",
+                    fmt_shape(a.shape()),
+                    fmt_shape(b.shape()),
+                    bb.rows,
+                    ba.rows
+                ),
+            ));
+        }
+        let batch = if vector {
+            ba.batch.clone()
+        } else {
+            broadcast_batch(&ba.batch, &bb.batch, a.shape(), b.shape(), op)?
+        };
+        Ok(System {
+            a: ba.broadcast(&batch)?,
+            b: bb.broadcast(&batch)?,
+            batch,
+            vector,
+        })
+    }
+
+    /// The solutions (row-major, one `(n, k)` block per matrix) as a tensor of `b`'s form.
+    pub fn finish<D: Dimension>(&self, out: Vec<T>) -> Result<Tensor<T, D>> {
+        if self.vector {
+            tensor(out, &self.batch, &[self.b.rows])
+        } else {
+            tensor(out, &self.batch, &[self.b.rows, self.b.cols])
+        }
+    }
 }

@@ -1,6 +1,8 @@
-//! Decompositions, batched over leading axes: `cholesky`, `qr`, `svd`, `eigh`.
+//! Decompositions, batched over leading axes: `cholesky`, `qr`, `svd`, `eigh`, on real
+//! and complex matrices.
 
-use super::batch::{Batch, LinalgFloat, push_mat, push_mat_t, tensor};
+use super::batch::{Batch, push_mat, push_mat_h, tensor};
+use super::scalar::LinalgScalar;
 use crate::error::{Error, Result};
 use crate::layout::{Dimension, RemoveAxis};
 use crate::storage::Storage;
@@ -9,38 +11,76 @@ use faer::Side;
 
 /// `Q` and `R` of [`qr`], both of the input's rank type.
 type Qr<T, D> = (Tensor<T, D>, Tensor<T, D>);
-/// `U`, `S` and `Vh` of [`svd`]: `S` has one axis fewer.
-type Svd<T, D> = (Tensor<T, D>, Tensor<T, <D as RemoveAxis>::Smaller>, Tensor<T, D>);
-/// Eigenvalues (one axis fewer) and eigenvectors of [`eigh`].
-type Eigh<T, D> = (Tensor<T, <D as RemoveAxis>::Smaller>, Tensor<T, D>);
+/// Real values with one axis fewer than `D`.
+type RealSmaller<T, D> = Tensor<<T as faer::traits::ComplexField>::Real, <D as RemoveAxis>::Smaller>;
+/// `U`, the singular values (real, one axis fewer) and `Vᴴ` of [`svd`].
+type Svd<T, D> = (Tensor<T, D>, RealSmaller<T, D>, Tensor<T, D>);
+/// Eigenvalues (real, one axis fewer) and eigenvectors of [`eigh`].
+type Eigh<T, D> = (RealSmaller<T, D>, Tensor<T, D>);
 
-/// The lower Cholesky factor `L` (`a = L·Lᵀ`) of each `(..., n, n)` matrix, reading the
-/// lower triangle as NumPy does. `Err` if non-square or not positive definite.
+/// Which triangle of a Hermitian matrix is read (NumPy's `UPLO`); the other is ignored.
+///
+/// ```
+/// use ferrotensor::linalg::Uplo;
+/// assert_eq!(Uplo::default(), Uplo::Lower);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Uplo {
+    /// The lower triangle (NumPy's default `'L'`).
+    #[default]
+    Lower,
+    /// The upper triangle (`'U'`).
+    Upper,
+}
+
+impl Uplo {
+    pub(crate) fn side(self) -> Side {
+        match self {
+            Uplo::Lower => Side::Lower,
+            Uplo::Upper => Side::Upper,
+        }
+    }
+}
+
+/// The Cholesky factor of each Hermitian positive-definite `(..., n, n)` matrix (NumPy's
+/// `cholesky(a, upper=False)`): the lower `L` with `a = L·Lᴴ`, reading the lower
+/// triangle, or with `upper` the upper `U = Lᴴ` with `a = Uᴴ·U`, reading the upper
+/// triangle. `Err` if non-square or not positive definite.
 ///
 /// ```
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::cholesky;
 /// let a = Tensor::from_vec(vec![4.0f64, 2.0, 2.0, 3.0], [2, 2]).unwrap();
-/// let l: Tensor<f64, Ix2> = cholesky(&a).unwrap();
+/// let l: Tensor<f64, Ix2> = cholesky(&a, false).unwrap();
 /// assert_eq!(l.to_vec()[1], 0.0);
 /// let back = &l % l.t();
 /// assert!(back.to_vec().iter().zip(a.to_vec()).all(|(x, y)| (x - y).abs() < 1e-12));
-/// assert!(cholesky(&Tensor::from_vec(vec![1.0, 2.0, 2.0, 1.0], [2, 2]).unwrap()).is_err());
+/// let u = cholesky(&a, true).unwrap();
+/// assert_eq!(u.to_vec()[2], 0.0);
+/// assert!(cholesky(&Tensor::from_vec(vec![1.0, 2.0, 2.0, 1.0], [2, 2]).unwrap(), false).is_err());
 /// ```
-pub fn cholesky<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<Tensor<T, D>> {
+pub fn cholesky<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(
+    a: &TensorBase<S, D>,
+    upper: bool,
+) -> Result<Tensor<T, D>> {
     let op = "cholesky";
     let ba = Batch::of(a, op, true)?;
+    let side = if upper { Side::Upper } else { Side::Lower };
     let mut out = Vec::with_capacity(ba.data.len());
     for t in 0..ba.count() {
         let llt = ba
             .mat(t)
-            .llt(Side::Lower)
+            .llt(side)
             .map_err(|_| Error::value(op, "matrix is not positive definite"))?;
         let l = llt.L();
         let n = l.nrows();
         for i in 0..n {
             for j in 0..n {
-                out.push(if j <= i { l[(i, j)] } else { T::zero() });
+                out.push(match (upper, j <= i, j >= i) {
+                    (false, true, _) => l[(i, j)],
+                    (true, _, true) => l[(j, i)].conj(),
+                    _ => T::zero(),
+                });
             }
         }
     }
@@ -49,7 +89,7 @@ pub fn cholesky<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBa
 
 /// The reduced QR decomposition of each `(..., m, n)` matrix: `Q` is `(..., m, k)` with
 /// orthonormal columns and `R` `(..., k, n)` upper triangular, `k = min(m, n)` (NumPy's
-/// `mode='reduced'`; column signs may differ from LAPACK's).
+/// `mode='reduced'`; column phases may differ from LAPACK's).
 ///
 /// ```
 /// use ferrotensor::prelude::*;
@@ -60,7 +100,7 @@ pub fn cholesky<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBa
 /// let back = &q % &r;
 /// assert!(back.to_vec().iter().zip(a.to_vec()).all(|(x, y)| (x - y).abs() < 1e-12));
 /// ```
-pub fn qr<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<Qr<T, D>> {
+pub fn qr<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<Qr<T, D>> {
     let ba = Batch::of(a, "qr", false)?;
     let k = ba.rows.min(ba.cols);
     let (mut qs, mut rs) = (Vec::new(), Vec::new());
@@ -82,7 +122,7 @@ pub fn qr<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, 
 }
 
 /// The singular value decomposition `a = U · diag(S) · Vh` of each `(..., m, n)`
-/// matrix, singular values in descending order. With `full_matrices` `U` is
+/// matrix, singular values (real) in descending order. With `full_matrices` `U` is
 /// `(..., m, m)` and `Vh` `(..., n, n)`, else `(..., m, k)` and `(..., k, n)`,
 /// `k = min(m, n)`. `Err` if the iteration does not converge.
 ///
@@ -94,7 +134,7 @@ pub fn qr<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, 
 /// assert_eq!(s.to_vec(), vec![3.0, 2.0]);
 /// assert_eq!((u.shape(), vh.shape()), (&[2usize, 2][..], &[2usize, 2][..]));
 /// ```
-pub fn svd<T: LinalgFloat, S: Storage<Elem = T>, D: RemoveAxis>(
+pub fn svd<T: LinalgScalar, S: Storage<Elem = T>, D: RemoveAxis>(
     a: &TensorBase<S, D>,
     full_matrices: bool,
 ) -> Result<Svd<T, D>> {
@@ -108,8 +148,8 @@ pub fn svd<T: LinalgFloat, S: Storage<Elem = T>, D: RemoveAxis>(
             if full_matrices { m.svd() } else { m.thin_svd() }.map_err(|_| Error::value(op, "SVD did not converge"))?;
         push_mat(&mut us, f.U());
         let s = f.S().column_vector();
-        ss.extend((0..k).map(|i| s[i]));
-        push_mat_t(&mut vs, f.V());
+        ss.extend((0..k).map(|i| s[i].real_part()));
+        push_mat_h(&mut vs, f.V());
     }
     let (uc, vr) = if full_matrices { (ba.rows, ba.cols) } else { (k, k) };
     Ok((
@@ -119,29 +159,33 @@ pub fn svd<T: LinalgFloat, S: Storage<Elem = T>, D: RemoveAxis>(
     ))
 }
 
-/// Eigenvalues (ascending) and eigenvectors (columns) of each symmetric `(..., n, n)`
-/// matrix, reading the lower triangle as NumPy's `eigh` does: `a · V = V · diag(w)`.
-/// `Err` if non-square or the iteration does not converge.
+/// Eigenvalues (real, ascending) and eigenvectors (columns) of each Hermitian
+/// (real symmetric) `(..., n, n)` matrix, reading the triangle `uplo` names as NumPy's
+/// `eigh(a, UPLO)`: `a · V = V · diag(w)`. `Err` if non-square or the iteration does
+/// not converge.
 ///
 /// ```
 /// use ferrotensor::prelude::*;
-/// use ferrotensor::linalg::eigh;
+/// use ferrotensor::linalg::{eigh, Uplo};
 /// let a = Tensor::from_vec(vec![2.0f64, 1.0, 1.0, 2.0], [2, 2]).unwrap();
-/// let (w, v): (Tensor<f64, Ix1>, Tensor<f64, Ix2>) = eigh(&a).unwrap();
+/// let (w, v): (Tensor<f64, Ix1>, Tensor<f64, Ix2>) = eigh(&a, Uplo::Lower).unwrap();
 /// assert!((w.to_vec()[0] - 1.0).abs() < 1e-12 && (w.to_vec()[1] - 3.0).abs() < 1e-12);
 /// assert_eq!(v.shape(), &[2, 2]);
 /// ```
-pub fn eigh<T: LinalgFloat, S: Storage<Elem = T>, D: RemoveAxis>(a: &TensorBase<S, D>) -> Result<Eigh<T, D>> {
+pub fn eigh<T: LinalgScalar, S: Storage<Elem = T>, D: RemoveAxis>(
+    a: &TensorBase<S, D>,
+    uplo: Uplo,
+) -> Result<Eigh<T, D>> {
     let op = "eigh";
     let ba = Batch::of(a, op, true)?;
     let (mut ws, mut vs) = (Vec::new(), Vec::new());
     for t in 0..ba.count() {
         let f = ba
             .mat(t)
-            .self_adjoint_eigen(Side::Lower)
+            .self_adjoint_eigen(uplo.side())
             .map_err(|_| Error::value(op, "eigenvalue iteration did not converge"))?;
         let s = f.S().column_vector();
-        ws.extend((0..ba.rows).map(|i| s[i]));
+        ws.extend((0..ba.rows).map(|i| s[i].real_part()));
         push_mat(&mut vs, f.U());
     }
     Ok((

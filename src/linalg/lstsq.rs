@@ -1,6 +1,8 @@
-//! SVD-based routines: `lstsq`, `pinv`, `matrix_rank`; and `norm`.
+//! SVD-based routines: `lstsq`, `pinv`, `matrix_rank`; and `norm`, on real and
+//! complex matrices.
 
-use super::batch::{Batch, LinalgFloat, tensor};
+use super::batch::{Batch, tensor};
+use super::scalar::LinalgScalar;
 use crate::error::{Error, Result, fmt_shape};
 use crate::layout::{Dimension, Ix1, IxDyn, RemoveAxis};
 use crate::storage::Storage;
@@ -8,30 +10,41 @@ use crate::tensor::{Tensor, TensorBase};
 use faer::Mat;
 
 /// Thin SVD of one matrix as (U, s, V).
-fn thin_svd<T: LinalgFloat>(m: &Mat<T>, op: &'static str) -> Result<(Mat<T>, Vec<T>, Mat<T>)> {
+pub(crate) type ThinSvd<T> = (Mat<T>, Vec<<T as faer::traits::ComplexField>::Real>, Mat<T>);
+
+/// Thin SVD of one matrix as (U, s, V).
+pub(crate) fn thin_svd<T: LinalgScalar>(m: &Mat<T>, op: &'static str) -> Result<ThinSvd<T>> {
     let f = m.thin_svd().map_err(|_| Error::value(op, "SVD did not converge"))?;
     let s = f.S().column_vector();
     let k = m.nrows().min(m.ncols());
-    Ok((f.U().to_owned(), (0..k).map(|i| s[i]).collect(), f.V().to_owned()))
+    Ok((
+        f.U().to_owned(),
+        (0..k).map(|i| s[i].real_part()).collect(),
+        f.V().to_owned(),
+    ))
 }
 
-/// `V · diag(1/s) · Uᵀ` keeping singular values above `cutoff`, row-major `n × m`.
-fn pinv_from_svd<T: LinalgFloat>(u: &Mat<T>, s: &[T], v: &Mat<T>, cutoff: T) -> Vec<T> {
+/// `V · diag(1/s) · Uᴴ` keeping singular values above `cutoff`, row-major `n × m`.
+fn pinv_from_svd<T: LinalgScalar>(u: &Mat<T>, s: &[T::Real], v: &Mat<T>, cutoff: T::Real) -> Vec<T> {
     let (m, n) = (u.nrows(), v.nrows());
     let mut out = vec![T::zero(); n * m];
     for (k, &sk) in s.iter().enumerate() {
         if sk <= cutoff {
             continue;
         }
-        let inv = T::one() / sk;
+        let inv = T::from_real(<T::Real as num_traits::One>::one() / sk);
         for i in 0..n {
             let vik = v[(i, k)] * inv;
             for j in 0..m {
-                out[i * m + j] += vik * u[(j, k)];
+                out[i * m + j] += vik * u[(j, k)].conj();
             }
         }
     }
     out
+}
+
+fn max_of<R: crate::element::Float>(s: &[R]) -> R {
+    s.iter().copied().fold(R::zero(), R::max)
 }
 
 /// The result of [`lstsq`], as NumPy's tuple.
@@ -44,15 +57,15 @@ fn pinv_from_svd<T: LinalgFloat>(u: &Mat<T>, s: &[T], v: &Mat<T>, cutoff: T) -> 
 /// assert_eq!(x.shape(), &[2, 2]);
 /// assert_eq!(r.singular_values.to_vec(), vec![1.0, 1.0]);
 /// ```
-pub struct Lstsq<T: crate::element::Element, D: Dimension = IxDyn> {
+pub struct Lstsq<T: LinalgScalar, D: Dimension = IxDyn> {
     /// The least-squares solution `x`, shape `(n,)` or `(n, k)`: `b`'s rank type.
     pub solution: Tensor<T, D>,
     /// Squared residual norms per column of `b` when `rank == n < m`, else empty.
-    pub residuals: Tensor<T, Ix1>,
+    pub residuals: Tensor<T::Real, Ix1>,
     /// The effective rank of `a`.
     pub rank: usize,
     /// The singular values of `a`, descending.
-    pub singular_values: Tensor<T, Ix1>,
+    pub singular_values: Tensor<T::Real, Ix1>,
 }
 
 /// Least-squares solution of `a · x ≈ b` for a `(m, n)` matrix `a` and `b` of shape
@@ -71,10 +84,10 @@ pub struct Lstsq<T: crate::element::Element, D: Dimension = IxDyn> {
 /// assert!((c[0] - 1.0).abs() < 1e-12 && (c[1] - 2.0).abs() < 1e-12);
 /// assert_eq!(r.rank, 2);
 /// ```
-pub fn lstsq<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension, S2: Storage<Elem = T>, D2: Dimension>(
+pub fn lstsq<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension, S2: Storage<Elem = T>, D2: Dimension>(
     a: &TensorBase<S, D>,
     b: &TensorBase<S2, D2>,
-    rcond: Option<T>,
+    rcond: Option<T::Real>,
 ) -> Result<Lstsq<T, D2>> {
     let op = "lstsq";
     let bad = || {
@@ -95,8 +108,11 @@ pub fn lstsq<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension, S2: Storage<Ele
     let k = if b.ndim() == 1 { 1 } else { b.shape()[1] };
     let bv = b.to_vec();
     let (u, s, v) = thin_svd(&ba.mat(0), op)?;
-    let smax = s.iter().copied().fold(T::zero(), T::max);
-    let rc = rcond.unwrap_or_else(|| T::epsilon() * T::from_usize(m.max(n)));
+    let smax = max_of(&s);
+    type R<T> = <T as faer::traits::ComplexField>::Real;
+    let rc = rcond.unwrap_or_else(|| {
+        <R<T> as num_traits::Float>::epsilon() * <R<T> as crate::element::Num>::from_usize(m.max(n))
+    });
     let cutoff = rc * smax;
     let rank = s.iter().filter(|&&x| x > cutoff).count();
     let p = pinv_from_svd(&u, &s, &v, cutoff);
@@ -108,13 +124,13 @@ pub fn lstsq<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension, S2: Storage<Ele
             }
         }
     }
-    let residuals = if rank == n && m > n {
+    let residuals: Vec<R<T>> = if rank == n && m > n {
         let av = &ba.data;
         (0..k)
             .map(|c| {
-                (0..m).fold(T::zero(), |acc, r| {
+                (0..m).fold(<R<T> as num_traits::Zero>::zero(), |acc, r| {
                     let fit = (0..n).fold(T::zero(), |s, q| s + av[r * n + q] * x[q * k + c]);
-                    let d = bv[r * k + c] - fit;
+                    let d = (bv[r * k + c] - fit).modulus();
                     acc + d * d
                 })
             })
@@ -148,17 +164,16 @@ pub fn lstsq<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension, S2: Storage<Ele
 /// let back = &(&a % &p) % &a;                                            // A·A⁺·A = A
 /// assert!(back.to_vec().iter().zip(a.to_vec()).all(|(x, y)| (x - y).abs() < 1e-12));
 /// ```
-pub fn pinv<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(
+pub fn pinv<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(
     a: &TensorBase<S, D>,
-    rcond: Option<T>,
+    rcond: Option<T::Real>,
 ) -> Result<Tensor<T, D>> {
     let ba = Batch::of(a, "pinv", false)?;
-    let rc = rcond.unwrap_or_else(|| T::from_f64(1e-15));
+    let rc = rcond.unwrap_or_else(|| <T::Real as crate::element::Num>::from_f64(1e-15));
     let mut out = Vec::with_capacity(ba.data.len());
     for t in 0..ba.count() {
         let (u, s, v) = thin_svd(&ba.mat(t), "pinv")?;
-        let smax = s.iter().copied().fold(T::zero(), T::max);
-        out.extend(pinv_from_svd(&u, &s, &v, rc * smax));
+        out.extend(pinv_from_svd(&u, &s, &v, rc * max_of(&s)));
     }
     tensor(out, &ba.batch, &[ba.cols, ba.rows])
 }
@@ -173,7 +188,7 @@ pub fn pinv<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(
 /// assert_eq!(matrix_rank(&a).unwrap().to_scalar().unwrap(), 2);
 /// assert_eq!(matrix_rank(&Tensor::<f64, _>::zeros([2, 2])).unwrap().to_scalar().unwrap(), 0);
 /// ```
-pub fn matrix_rank<T: LinalgFloat, S: Storage<Elem = T>, D: RemoveAxis>(
+pub fn matrix_rank<T: LinalgScalar, S: Storage<Elem = T>, D: RemoveAxis>(
     a: &TensorBase<S, D>,
 ) -> Result<Tensor<usize, super::BatchDim<D>>>
 where
@@ -183,8 +198,9 @@ where
     let mut out = Vec::with_capacity(ba.count());
     for t in 0..ba.count() {
         let (_, s, _) = thin_svd(&ba.mat(t), "matrix_rank")?;
-        let smax = s.iter().copied().fold(T::zero(), T::max);
-        let tol = smax * T::from_usize(ba.rows.max(ba.cols)) * T::epsilon();
+        let tol = max_of(&s)
+            * <T::Real as crate::element::Num>::from_usize(ba.rows.max(ba.cols))
+            * <T::Real as num_traits::Float>::epsilon();
         out.push(s.iter().filter(|&&x| x > tol).count());
     }
     Tensor::from_vec(out, ba.batch)?.into_dim()
@@ -214,8 +230,12 @@ pub enum LinalgNormOrd {
 /// let a = Tensor::from_vec(vec![3.0f32, 4.0], [2]).unwrap();
 /// assert_eq!(ferrotensor::linalg::norm(&a), 5.0);
 /// ```
-pub fn norm<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> T {
-    a.iter().fold(T::zero(), |s, &x| s + x * x).sqrt()
+pub fn norm<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> T::Real {
+    let ss = a.iter().fold(<T::Real as num_traits::Zero>::zero(), |s, &x| {
+        let m = x.modulus();
+        s + m * m
+    });
+    num_traits::Float::sqrt(ss)
 }
 
 /// NumPy's `norm(x, ord)` for a vector (1-D) or a matrix (2-D); `Err` for other ranks
@@ -231,35 +251,51 @@ pub fn norm<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S
 /// assert_eq!(norm_ord(&v, LinalgNormOrd::P(2.0)).unwrap(), 3.0);
 /// assert!(norm_ord(&v, LinalgNormOrd::Fro).is_err());
 /// ```
-pub fn norm_ord<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(
+pub fn norm_ord<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(
     a: &TensorBase<S, D>,
     ord: LinalgNormOrd,
+) -> Result<T::Real> {
+    let op = "norm";
+    let x: Vec<T::Real> = a.iter().map(|v| v.modulus()).collect();
+    norm_of_moduli(&x, a.shape(), ord, || {
+        Ok(thin_svd(&Batch::of(a, op, false)?.mat(0), op)?.1)
+    })
+}
+
+/// NumPy's `norm(x, ord)` from the moduli `x` of a vector or matrix of `shape`;
+/// `svals` gives the singular values when the order needs them.
+pub(crate) fn norm_of_moduli<T: crate::element::Float>(
+    x: &[T],
+    shape: &[usize],
+    ord: LinalgNormOrd,
+    svals: impl Fn() -> Result<Vec<T>>,
 ) -> Result<T> {
     let op = "norm";
-    let x = a.to_vec();
-    let abs = x.iter().map(|v| v.abs());
-    match (a.ndim(), ord) {
-        (1, LinalgNormOrd::Inf) => Ok(abs.fold(T::zero(), T::max)),
-        (1, LinalgNormOrd::NegInf) => Ok(abs.fold(T::infinity(), T::min)),
+    let abs = x.iter().copied();
+    // NumPy's max/min propagate NaN.
+    let max = |a: T, b: T| if a.is_nan() || b.is_nan() { T::nan() } else { a.max(b) };
+    let min = |a: T, b: T| if a.is_nan() || b.is_nan() { T::nan() } else { a.min(b) };
+    match (shape.len(), ord) {
+        (1, LinalgNormOrd::Inf) => Ok(abs.fold(T::zero(), max)),
+        (1, LinalgNormOrd::NegInf) => Ok(abs.fold(T::infinity(), min)),
         (1, LinalgNormOrd::P(0.0)) => Ok(T::from_usize(x.iter().filter(|&&v| v != T::zero()).count())),
         (1, LinalgNormOrd::P(p)) => {
             let p = T::from_f64(p);
             Ok(abs.fold(T::zero(), |s, v| s + v.powf(p)).powf(T::one() / p))
         }
         (2, _) => {
-            let (r, c) = (a.shape()[0], a.shape()[1]);
-            let row_sums = || (0..r).map(|i| (0..c).fold(T::zero(), |s, j| s + x[i * c + j].abs()));
-            let col_sums = || (0..c).map(|j| (0..r).fold(T::zero(), |s, i| s + x[i * c + j].abs()));
-            let svals = || -> Result<Vec<T>> { Ok(thin_svd(&Batch::of(a, op, false)?.mat(0), op)?.1) };
+            let (r, c) = (shape[0], shape[1]);
+            let row_sums = || (0..r).map(|i| (0..c).fold(T::zero(), |s, j| s + x[i * c + j]));
+            let col_sums = || (0..c).map(|j| (0..r).fold(T::zero(), |s, i| s + x[i * c + j]));
             match ord {
-                LinalgNormOrd::Fro => Ok(norm(a)),
+                LinalgNormOrd::Fro => Ok(x.iter().fold(T::zero(), |s, &v| s + v * v).sqrt()),
                 LinalgNormOrd::Nuc => Ok(svals()?.into_iter().fold(T::zero(), |s, v| s + v)),
-                LinalgNormOrd::Inf => Ok(row_sums().fold(T::zero(), T::max)),
-                LinalgNormOrd::NegInf => Ok(row_sums().fold(T::infinity(), T::min)),
-                LinalgNormOrd::P(1.0) => Ok(col_sums().fold(T::zero(), T::max)),
-                LinalgNormOrd::P(-1.0) => Ok(col_sums().fold(T::infinity(), T::min)),
-                LinalgNormOrd::P(2.0) => Ok(svals()?.into_iter().fold(T::zero(), T::max)),
-                LinalgNormOrd::P(-2.0) => Ok(svals()?.into_iter().fold(T::infinity(), T::min)),
+                LinalgNormOrd::Inf => Ok(row_sums().fold(T::zero(), max)),
+                LinalgNormOrd::NegInf => Ok(row_sums().fold(T::infinity(), min)),
+                LinalgNormOrd::P(1.0) => Ok(col_sums().fold(T::zero(), max)),
+                LinalgNormOrd::P(-1.0) => Ok(col_sums().fold(T::infinity(), min)),
+                LinalgNormOrd::P(2.0) => Ok(svals()?.into_iter().fold(T::zero(), max)),
+                LinalgNormOrd::P(-2.0) => Ok(svals()?.into_iter().fold(T::infinity(), min)),
                 LinalgNormOrd::P(p) => Err(Error::value(op, format!("invalid norm order {p} for matrices"))),
             }
         }
@@ -268,7 +304,7 @@ pub fn norm_ord<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(
             op,
             format!(
                 "norm with an order needs a 1-D or 2-D input, got {n}-D shape {}",
-                fmt_shape(a.shape())
+                fmt_shape(shape)
             ),
         )),
     }

@@ -5,12 +5,18 @@
 //!   (integers, `bf16`).
 //! * `dot`, `vdot`, `inner`, `outer`, `tensordot`, `kron`, `trace` and [`einsum`], all
 //!   mapped onto batched matrix products over views.
-//! * Decompositions and solvers on `f32`/`f64` through `faer`: [`solve`], [`inv`], [`det`],
-//!   [`slogdet`], [`cholesky`], [`qr`], [`svd`], [`eigh`], [`lstsq`], [`pinv`],
-//!   [`matrix_rank`], [`norm`], [`norm_ord`], batched over leading axes (except
-//!   `lstsq` and `norm_ord`, which take one matrix as NumPy's do). Singular or
+//! * Decompositions and solvers on `f32`, `f64`, `Complex<f32>` and `Complex<f64>`
+//!   ([`LinalgScalar`]) through `faer`: [`solve`], [`inv`], [`det`], [`slogdet`],
+//!   [`cholesky`] (lower or upper), [`qr`], [`svd`], [`svdvals`], [`eigh`],
+//!   [`eigvalsh`], [`eig`] and [`eigvals`] (complex results), [`lu`], [`lu_factor`],
+//!   [`lu_solve`], [`solve_triangular`], [`lstsq`], [`pinv`], [`matrix_rank`], [`cond`],
+//!   [`norm`], [`norm_ord`], [`matrix_norm`], [`vector_norm`], batched over leading axes
+//!   (except `lstsq` and `norm_ord`, which take one matrix as NumPy's do). Singular or
 //!   non-square input is an `Err`, never a silent NaN; `det`/`slogdet` give NumPy's
 //!   `0` / `(0, -inf)` for singular matrices.
+//! * [`matrix_power`] and [`multi_dot`] (cheapest product order) on any numeric type,
+//!   and the array API's [`vecdot`], [`cross`], [`diagonal`], [`trace`],
+//!   [`matrix_transpose`], [`outer`].
 //!
 //! ```
 //! use ferrotensor::prelude::*;
@@ -22,24 +28,36 @@
 //! ```
 
 pub(crate) mod alloc;
+mod array_api;
 mod batch;
 mod contract;
 mod decomp;
 mod dot;
+mod eig;
 mod einsum;
 pub(crate) mod gemm_kernels;
 mod generic_kernel;
 mod lstsq;
+mod lu;
 mod matmul;
+mod norms;
 mod ops;
+mod power;
+mod scalar;
 mod small_kernel;
 mod solve;
 mod tensordot;
 
+pub use array_api::{cross, diagonal, matrix_transpose, outer, trace, vecdot};
 pub use batch::LinalgFloat;
-pub use decomp::{cholesky, eigh, qr, svd};
+pub use decomp::{Uplo, cholesky, eigh, qr, svd};
+pub use eig::{eig, eigvals, eigvalsh, svdvals};
 pub use einsum::einsum;
 pub use lstsq::{LinalgNormOrd, Lstsq, lstsq, matrix_rank, norm, norm_ord, pinv};
+pub use lu::{Trans, lu, lu_factor, lu_solve, solve_triangular};
+pub use norms::{cond, matrix_norm, vector_norm};
+pub use power::{PowerElement, matrix_power, multi_dot};
+pub use scalar::LinalgScalar;
 pub use solve::{det, inv, slogdet, solve};
 pub use tensordot::TensordotAxes;
 

@@ -1,10 +1,12 @@
 //! LU-based routines: `solve`, `inv`, `det`, `slogdet` (batched, through faer's
-//! partially pivoted LU). A zero pivot means a singular matrix and gives `Err` where
-//! NumPy raises `LinAlgError`; `det`/`slogdet` return NumPy's `0` / `(0, -inf)`.
+//! partially pivoted LU), on real and complex matrices. A zero pivot means a singular
+//! matrix and gives `Err` where NumPy raises `LinAlgError`; `det`/`slogdet` return
+//! NumPy's `0` / `(0, -inf)`.
 
 use super::BatchDim;
-use super::batch::{Batch, LinalgFloat, broadcast_batch, push_mat, tensor};
-use crate::error::{Error, Result, fmt_shape};
+use super::batch::{Batch, System, push_mat, tensor};
+use super::scalar::LinalgScalar;
+use crate::error::{Error, Result};
 use crate::layout::{Dimension, MatmulDim, RemoveAxis};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
@@ -12,7 +14,7 @@ use faer::linalg::solvers::{DenseSolveCore, PartialPivLu, SolveCore};
 use faer::{Conj, Mat};
 
 /// The LU of `a`, or `Err` if a pivot is exactly zero (or the input is not finite).
-fn lu_checked<T: LinalgFloat>(a: &Mat<T>, op: &'static str) -> Result<PartialPivLu<T>> {
+pub(crate) fn lu_checked<T: LinalgScalar>(a: &Mat<T>, op: &'static str) -> Result<PartialPivLu<T>> {
     let lu = a.partial_piv_lu();
     let u = lu.U();
     for i in 0..u.nrows() {
@@ -20,15 +22,15 @@ fn lu_checked<T: LinalgFloat>(a: &Mat<T>, op: &'static str) -> Result<PartialPiv
         if d == T::zero() {
             return Err(Error::value(op, "singular matrix"));
         }
-        if !num_traits::Float::is_finite(d) {
+        if !d.all_finite() {
             return Err(Error::value(op, "matrix contains NaN or infinity"));
         }
     }
     Ok(lu)
 }
 
-fn check_finite<T: LinalgFloat>(data: &[T], op: &'static str) -> Result<()> {
-    if data.iter().all(|x| num_traits::Float::is_finite(*x)) {
+pub(crate) fn check_finite<T: LinalgScalar>(data: &[T], op: &'static str) -> Result<()> {
+    if data.iter().all(|x| x.all_finite()) {
         Ok(())
     } else {
         Err(Error::value(
@@ -52,50 +54,21 @@ fn check_finite<T: LinalgFloat>(data: &[T], op: &'static str) -> Result<()> {
 /// let singular = Tensor::from_vec(vec![1.0, 2.0, 2.0, 4.0], [2, 2]).unwrap();
 /// assert!(solve(&singular, &b).is_err());
 /// ```
-pub fn solve<T: LinalgFloat, S: Storage<Elem = T>, D: MatmulDim<D2>, S2: Storage<Elem = T>, D2: Dimension>(
+pub fn solve<T: LinalgScalar, S: Storage<Elem = T>, D: MatmulDim<D2>, S2: Storage<Elem = T>, D2: Dimension>(
     a: &TensorBase<S, D>,
     b: &TensorBase<S2, D2>,
 ) -> Result<Tensor<T, D::Output>> {
     let op = "solve";
-    let ba = Batch::of(a, op, true)?;
-    let vector = b.ndim() == 1;
-    let bb = if vector {
-        let col = b.view().into_dyn().reshape(vec![b.size(), 1])?;
-        Batch::of(&col, op, false)?
-    } else {
-        Batch::of(b, op, false)?
-    };
-    if bb.rows != ba.rows {
-        return Err(Error::shape(
-            op,
-            format!(
-                "shapes {} and {}: {} rows in b, {} expected",
-                fmt_shape(a.shape()),
-                fmt_shape(b.shape()),
-                bb.rows,
-                ba.rows
-            ),
-        ));
-    }
-    let batch = if vector {
-        ba.batch.clone()
-    } else {
-        broadcast_batch(&ba.batch, &bb.batch, a.shape(), b.shape(), op)?
-    };
-    let (ba, bb) = (ba.broadcast(&batch)?, bb.broadcast(&batch)?);
-    let mut out = Vec::with_capacity(bb.count().max(ba.count()) * bb.rows * bb.cols);
-    for t in 0..ba.count() {
-        let lu = lu_checked(&ba.mat(t), op)?;
-        let mut x = bb.mat(t);
+    let sys = System::of(a, b, op)?;
+    let mut out = Vec::with_capacity(sys.b.count() * sys.b.rows * sys.b.cols);
+    for t in 0..sys.a.count() {
+        let lu = lu_checked(&sys.a.mat(t), op)?;
+        let mut x = sys.b.mat(t);
         lu.solve_in_place_with_conj(Conj::No, x.as_mut());
         push_mat(&mut out, x.as_ref());
     }
     check_finite(&out, op)?;
-    if vector {
-        tensor(out, &batch, &[ba.rows])
-    } else {
-        tensor(out, &batch, &[bb.rows, bb.cols])
-    }
+    sys.finish(out)
 }
 
 /// The inverse of each `(..., n, n)` matrix; `Err` if non-square or singular.
@@ -110,7 +83,7 @@ pub fn solve<T: LinalgFloat, S: Storage<Elem = T>, D: MatmulDim<D2>, S2: Storage
 /// assert!(inv(&Tensor::<f64, _>::zeros([2, 2])).is_err());
 /// assert!(inv(&Tensor::<f64, _>::zeros([2, 3])).is_err());
 /// ```
-pub fn inv<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<Tensor<T, D>> {
+pub fn inv<T: LinalgScalar, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<Tensor<T, D>> {
     let op = "inv";
     let ba = Batch::of(a, op, true)?;
     let mut out = Vec::with_capacity(ba.data.len());
@@ -122,11 +95,19 @@ pub fn inv<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S,
     tensor(out, &ba.batch, &[ba.rows, ba.cols])
 }
 
-/// Sign of the row permutation and `(sign, log|det|)` of the LU's `U`.
-fn lu_slogdet<T: LinalgFloat>(a: &Mat<T>) -> (T, T) {
+/// The sign and `log|det|` tensors of [`slogdet`].
+type SignLogDet<T, D> = (
+    Tensor<T, BatchDim<D>>,
+    Tensor<<T as faer::traits::ComplexField>::Real, BatchDim<D>>,
+);
+
+/// NumPy's `slogdet` of one matrix: the sign (a unit complex number for complex input)
+/// and `log|det|`, from the LU's `U` and the sign of the row permutation.
+fn lu_slogdet<T: LinalgScalar>(a: &Mat<T>) -> (T, T::Real) {
     let n = a.nrows();
+    let zero = <T::Real as num_traits::Zero>::zero();
     if n == 0 {
-        return (T::one(), T::zero());
+        return (T::one(), zero);
     }
     let lu = a.partial_piv_lu();
     let perm = lu.P().arrays().0;
@@ -141,20 +122,27 @@ fn lu_slogdet<T: LinalgFloat>(a: &Mat<T>) -> (T, T) {
             len += 1;
         }
         if len > 0 && len % 2 == 0 {
-            sign = -sign;
+            sign = sign.wneg();
         }
     }
     let u = lu.U();
-    let mut logabs = T::zero();
+    let mut logabs = zero;
     for i in 0..n {
         let d = u[(i, i)];
         if d == T::zero() {
-            return (T::zero(), T::neg_infinity());
+            return (T::zero(), <T::Real as num_traits::Float>::neg_infinity());
         }
-        if d < T::zero() {
-            sign = -sign;
+        let m = d.modulus();
+        if T::IS_COMPLEX {
+            sign = sign * d * T::from_real(<T::Real as num_traits::One>::one() / m);
+        } else if d.real_part() < <T::Real as num_traits::Zero>::zero() {
+            sign = sign.wneg();
         }
-        logabs += num_traits::Float::ln(num_traits::Float::abs(d));
+        logabs += num_traits::Float::ln(m);
+    }
+    if T::IS_COMPLEX {
+        // Keep the sign on the unit circle despite rounding in the running product.
+        sign = sign * T::from_real(<T::Real as num_traits::One>::one() / sign.modulus());
     }
     (sign, logabs)
 }
@@ -168,7 +156,7 @@ fn lu_slogdet<T: LinalgFloat>(a: &Mat<T>) -> (T, T) {
 /// let a = Tensor::from_vec(vec![1.0f64, 2.0, 3.0, 4.0], [2, 2]).unwrap();
 /// assert!((det(&a).unwrap().to_scalar().unwrap() + 2.0).abs() < 1e-12);
 /// ```
-pub fn det<T: LinalgFloat, S: Storage<Elem = T>, D: RemoveAxis>(a: &TensorBase<S, D>) -> Result<Tensor<T, BatchDim<D>>>
+pub fn det<T: LinalgScalar, S: Storage<Elem = T>, D: RemoveAxis>(a: &TensorBase<S, D>) -> Result<Tensor<T, BatchDim<D>>>
 where
     D::Smaller: RemoveAxis,
 {
@@ -183,7 +171,9 @@ where
 }
 
 /// Sign and natural log of the absolute determinant of each `(..., n, n)` matrix, as
-/// NumPy's `slogdet`: a singular matrix gives `(0, -inf)`. `Err` if non-square.
+/// NumPy's `slogdet`: `det = sign · exp(logabsdet)`, the sign being `±1` for real input
+/// and of modulus 1 for complex input; a singular matrix gives `(0, -inf)`. `Err` if
+/// non-square.
 ///
 /// ```
 /// use ferrotensor::prelude::*;
@@ -193,14 +183,11 @@ where
 /// assert_eq!(s.to_scalar().unwrap(), -1.0);
 /// assert!((l.to_scalar().unwrap() - 6f64.ln()).abs() < 1e-12);
 /// ```
-#[allow(clippy::type_complexity)]
-pub fn slogdet<T: LinalgFloat, S: Storage<Elem = T>, D: RemoveAxis>(
-    a: &TensorBase<S, D>,
-) -> Result<(Tensor<T, BatchDim<D>>, Tensor<T, BatchDim<D>>)>
+pub fn slogdet<T: LinalgScalar, S: Storage<Elem = T>, D: RemoveAxis>(a: &TensorBase<S, D>) -> Result<SignLogDet<T, D>>
 where
     D::Smaller: RemoveAxis,
 {
     let ba = Batch::of(a, "slogdet", true)?;
-    let (signs, logs): (Vec<T>, Vec<T>) = (0..ba.count()).map(|t| lu_slogdet(&ba.mat(t))).unzip();
+    let (signs, logs): (Vec<T>, Vec<T::Real>) = (0..ba.count()).map(|t| lu_slogdet(&ba.mat(t))).unzip();
     Ok((tensor(signs, &ba.batch, &[])?, tensor(logs, &ba.batch, &[])?))
 }

@@ -16,6 +16,10 @@
 //! | `topk.rs` | [`TensorBase::topk`] |
 //! | `search.rs` | [`TensorBase::searchsorted`] with [`Side`] |
 //! | `unique.rs` | [`TensorBase::unique`] |
+//! | `shape_views.rs` | [`TensorView::flip_axes`], [`TensorView::flip_all`], [`TensorView::atleast_1d`] (`2d`, `3d`), [`broadcast_arrays`], [`broadcast_shapes`] (views, no copy) |
+//! | `insert_delete.rs` | [`TensorBase::delete`], [`TensorBase::insert`] with [`InsertAt`], [`TensorBase::append`] |
+//! | `interp.rs` | [`interp`] (NumPy `interp`) |
+//! | `convolve.rs` | [`convolve`], [`correlate`] with [`ConvolveMode`] |
 //! | `windows.rs` | [`TensorBase::sliding_window_view`] (a view) |
 //!
 //! # Passing several tensors
@@ -49,17 +53,21 @@
 //! ```
 
 mod concat;
+mod convolve;
 mod diff;
 mod fsort;
 mod gather;
 mod grid;
 mod index;
 mod index_put;
+mod insert_delete;
+mod interp;
 mod mask;
 mod pad;
 mod radix;
 mod repeat;
 mod search;
+mod shape_views;
 mod sort;
 mod split;
 mod topk;
@@ -68,10 +76,14 @@ mod unique;
 mod windows;
 
 pub use concat::{concatenate, dstack, hstack, stack, vstack};
+pub use convolve::{ConvolveMode, convolve, correlate};
 pub use grid::{Indexing, meshgrid};
 pub use index::IndexElement;
+pub use insert_delete::InsertAt;
+pub use interp::interp;
 pub use pad::PadMode;
 pub use search::Side;
+pub use shape_views::{broadcast_arrays, broadcast_shapes};
 pub use sort::SortElement;
 pub use split::{Sections, chunk, split, unstack};
 pub use unique::Unique;

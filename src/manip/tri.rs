@@ -12,13 +12,25 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     fn triangle(&self, k: isize, lower: bool, op: &'static str) -> Result<Tensor<T, D>> {
         let shape = self.shape().to_vec();
         let nd = shape.len();
+        if nd == 1 {
+            // NumPy broadcasts a 1-D input of length n to (n, n) (each row is the input).
+            if D::NDIM == Some(1) {
+                return Err(Error::shape(
+                    op,
+                    format!(
+                        "a 1-D input of shape {} gives a 2-D result, which a fixed-rank-1 tensor cannot hold: call .into_dyn() first",
+                        fmt_shape(&shape)
+                    ),
+                ));
+            }
+            let n = shape[0];
+            let rows = self.view().into_dyn().broadcast_to(vec![n, n])?.to_owned();
+            return rows.triangle(k, lower, op)?.into_dim();
+        }
         if nd < 2 {
             return Err(Error::shape(
                 op,
-                format!(
-                    "input must be at least 2-d, got shape {} (NumPy broadcasts a 1-D input to (n, n): use broadcast_to first)",
-                    fmt_shape(&shape)
-                ),
+                format!("input must be at least 1-d, got shape {}", fmt_shape(&shape)),
             ));
         }
         let mut out = self.to_vec();
@@ -41,20 +53,26 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
 
     /// The lower triangle of the last two axes (NumPy `tril`): elements with
     /// `j - i > k` become zero (`k = 0` the main diagonal, `k < 0` below it). Batched
-    /// over leading axes. `Err` for fewer than 2 axes.
+    /// over leading axes. A 1-D input of length `n` gives the `(n, n)` triangle of the
+    /// input repeated as rows, as NumPy (the rank type must allow it: dynamic rank).
+    /// `Err` for a 0-d input, or a fixed-rank 1-D one.
     ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::from_vec(vec![1, 2, 3, 4, 5, 6, 7, 8, 9], [3, 3]).unwrap();
     /// assert_eq!(a.tril(0).unwrap().to_vec(), vec![1, 0, 0, 4, 5, 0, 7, 8, 9]);
     /// assert_eq!(a.tril(-1).unwrap().to_vec(), vec![0, 0, 0, 4, 0, 0, 7, 8, 0]);
+    /// let v = Tensor::from_vec(vec![1, 2, 3], vec![3]).unwrap();
+    /// assert_eq!(v.tril(0).unwrap().to_vec(), vec![1, 0, 0, 1, 2, 0, 1, 2, 3]);
+    /// assert!(Tensor::from_vec(vec![1, 2], [2]).unwrap().tril(0).is_err());
     /// ```
     pub fn tril(&self, k: isize) -> Result<Tensor<T, D>> {
         self.triangle(k, true, "tril")
     }
 
     /// The upper triangle of the last two axes (NumPy `triu`): elements with
-    /// `j - i < k` become zero. Batched over leading axes. `Err` for fewer than 2 axes.
+    /// `j - i < k` become zero. Batched over leading axes. A 1-D input gives the
+    /// `(n, n)` triangle of its rows, as [`TensorBase::tril`].
     ///
     /// ```
     /// use ferrotensor::prelude::*;

@@ -1,6 +1,10 @@
 //! Reductions with NumPy's semantics: sums, products, means, variances, extrema, arg
 //! extrema, logical reductions, norms, `logsumexp`, cumulative sums and the generic
-//! [`TensorBase::reduce_axes`] / [`TensorBase::fold_axis`].
+//! [`TensorBase::reduce_axes`] / [`TensorBase::fold_axis`]; order statistics by selection
+//! ([`TensorBase::median`], [`TensorBase::quantile_axes`] with every [`QuantileMethod`],
+//! `percentile`, `nan*` twins), [`cov`] / [`corrcoef`], [`TensorBase::histogram`] /
+//! [`TensorBase::bincount`], running extrema with indices ([`TensorBase::cummax`],
+//! [`TensorBase::cummin`]) and [`TensorBase::trapezoid`].
 //!
 //! Every reduction has a whole-tensor form (`a.sum()`), a single-axis form that keeps a
 //! fixed rank type (`a.sum_axis(0)`: `IxN` gives `IxN-1`) and an over-axes form
@@ -47,21 +51,31 @@
 //! ```
 
 mod argminmax;
+mod cov;
+mod cumextreme;
 mod cumulative;
 pub(crate) mod engine;
 mod generic;
+mod histogram;
 pub(crate) mod kernels;
 mod logical;
+mod median;
 mod minmax;
 mod moments;
 mod norm;
 pub(crate) mod pairwise;
+mod quantile;
+mod select;
 pub(crate) mod simd;
 mod single_axis;
 mod sum;
+mod trapezoid;
 
+pub use cov::{CovArgs, corrcoef, cov};
+pub use histogram::Bins;
 pub use moments::Ddof;
 pub use norm::NormOrd;
+pub use quantile::QuantileMethod;
 
 use crate::element::Element;
 use crate::error::{Error, Result, fmt_shape};
