@@ -12,14 +12,15 @@ use ferrotensor::prelude::*;
 use std::time::Instant;
 
 /// Row sums of squares and column sums, on the host.
-type Sums = (Tensor<f32, IxDyn>, Tensor<f32, IxDyn>);
+type Sums = (Tensor<f32, Ix1>, Tensor<f32, Ix1>);
 
 /// One function body for either device.
 fn compute<B: Backend>(dev: &B, x: &Tensor<f32, Ix2>, w: &Tensor<f32, Ix2>) -> Result<Sums> {
     let (x, w) = (dev.upload(x)?, dev.upload(w)?);
+    // Rank types as on the CPU: Ix2 @ Ix2 is Ix2, a single-axis sum of Ix2 is Ix1.
     let p = x.matmul(&w.t())?.softmax(-1)?;
-    let sq = p.try_mul(&p)?.sum_axes(&[1], false)?;
-    let cols = p.sum_axes(&[0], false)?;
+    let sq = p.try_mul(&p)?.sum_axis(1)?;
+    let cols = p.sum_axis(0)?;
     Ok((sq.to_host()?, cols.to_host()?))
 }
 
@@ -57,7 +58,7 @@ fn main() -> Result<()> {
             );
             println!("  first row sums of squares: {:?}", &sq.to_vec()[..4]);
             println!("  first column sums:         {:?}", &cols.to_vec()[..4]);
-            let diff = |a: &Tensor<f32, IxDyn>, b: &Tensor<f32, IxDyn>| {
+            let diff = |a: &Tensor<f32, Ix1>, b: &Tensor<f32, Ix1>| {
                 a.iter()
                     .zip(b.iter())
                     .map(|(p, q)| (p - q).abs())

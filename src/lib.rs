@@ -135,7 +135,8 @@
 //! [`tensor`] (the type, creation, conversions, views) · [`iter`] (the engine) ·
 //! [`ops`] (element-wise math, operators, comparison, casting) · [`reduce`] ·
 //! [`linalg`] (matmul, einsum, solvers) · [`manip`] (concatenate, pad, gather, sort) ·
-//! [`nn`] (softmax, conv, pooling, `nn::ChwTensor`) · [`io`] (npy/npz/safetensors) ·
+//! [`nn`] (softmax, conv, pooling, `nn::ChwTensor`) · [`autograd`] (`Var`, `backward`) ·
+//! [`optim`] (SGD, Adam, AdamW) · [`io`] (npy/npz/safetensors) ·
 //! [`interop`] (ndarray, serde) · [`display`] (NumPy printing) · [`kernels`].
 #![warn(missing_docs)]
 
@@ -143,6 +144,7 @@
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+pub mod autograd;
 pub mod device;
 pub mod display;
 pub mod element;
@@ -157,6 +159,7 @@ pub mod linalg;
 pub mod manip;
 pub mod nn;
 pub mod ops;
+pub mod optim;
 pub mod reduce;
 pub mod storage;
 pub mod tensor;
@@ -184,6 +187,7 @@ pub use threads::{num_threads, set_num_threads, with_num_threads};
 /// ```
 pub mod prelude {
     pub use crate::NormOrd;
+    pub use crate::autograd::{Grads, Var};
     pub use crate::manip::{
         AsDynView, AsView, IndexElement, Indexing, PadMode, Sections, Side, SortElement, Unique, chunk, concatenate,
         dstack, hstack, meshgrid, split, stack, unstack, vstack,

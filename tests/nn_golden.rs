@@ -39,14 +39,17 @@ fn usizes<const N: usize>(v: &Value) -> [usize; N] {
     a.try_into().unwrap()
 }
 
+/// An optional parameter as the `nn` functions take it.
+fn par<T: Float>(p: &Option<Tensor<T>>) -> Option<&dyn nn::Param<T>> {
+    p.as_ref().map(|p| p as &dyn nn::Param<T>)
+}
+
 fn run<T: Float, S: Storage<Elem = T>>(c: &Value, x: &TensorBase<S, IxDyn>) -> Tensor<T> {
     let p = &c["params"];
     let inp = &c["inputs"];
-    let opt = |k: &str| {
-        inp.get(k)
-            .map(|v| tensor::<T>(v).into_dim::<Ix1>().unwrap())
-    };
+    let opt = |k: &str| inp.get(k).map(|v| tensor::<T>(v));
     let b = opt("b");
+    let w = opt("w");
     let op = c["op"].as_str().unwrap();
     match op {
         "conv2d" => {
@@ -56,7 +59,7 @@ fn run<T: Float, S: Storage<Elem = T>>(c: &Value, x: &TensorBase<S, IxDyn>) -> T
                 dilation: usizes(&p["dilation"]),
                 groups: p["groups"].as_u64().unwrap() as usize,
             };
-            nn::conv2d(x, &tensor::<T>(&inp["w"]), b.as_ref(), &args)
+            nn::conv2d(x, &tensor::<T>(&inp["w"]), par(&b), &args)
                 .unwrap()
                 .into_dyn()
         }
@@ -68,7 +71,7 @@ fn run<T: Float, S: Storage<Elem = T>>(c: &Value, x: &TensorBase<S, IxDyn>) -> T
                 dilation: u("dilation"),
                 groups: u("groups"),
             };
-            nn::conv1d(x, &tensor::<T>(&inp["w"]), b.as_ref(), &args)
+            nn::conv1d(x, &tensor::<T>(&inp["w"]), par(&b), &args)
                 .unwrap()
                 .into_dyn()
         }
@@ -80,7 +83,7 @@ fn run<T: Float, S: Storage<Elem = T>>(c: &Value, x: &TensorBase<S, IxDyn>) -> T
                 dilation: usizes(&p["dilation"]),
                 groups: p["groups"].as_u64().unwrap() as usize,
             };
-            nn::conv_transpose2d(x, &tensor::<T>(&inp["w"]), b.as_ref(), &args)
+            nn::conv_transpose2d(x, &tensor::<T>(&inp["w"]), par(&b), &args)
                 .unwrap()
                 .into_dyn()
         }
@@ -129,23 +132,23 @@ fn run<T: Float, S: Storage<Elem = T>>(c: &Value, x: &TensorBase<S, IxDyn>) -> T
                 .collect();
             let eps = p["eps"].as_f64().unwrap();
             if op == "layer_norm" {
-                nn::layer_norm(x, &ns, opt("w").as_ref(), b.as_ref(), eps).unwrap()
+                nn::layer_norm(x, &ns, par(&w), par(&b), eps).unwrap()
             } else {
-                nn::rms_norm(x, &ns, opt("w").as_ref(), eps).unwrap()
+                nn::rms_norm(x, &ns, par(&w), eps).unwrap()
             }
         }
         "batch_norm" => nn::batch_norm(
             x,
             &opt("mean").unwrap(),
             &opt("var").unwrap(),
-            opt("w").as_ref(),
-            b.as_ref(),
+            par(&w),
+            par(&b),
             p["eps"].as_f64().unwrap(),
         )
         .unwrap(),
         "softmax" => nn::softmax(x, p["axis"].as_i64().unwrap() as isize).unwrap(),
         "log_softmax" => nn::log_softmax(x, p["axis"].as_i64().unwrap() as isize).unwrap(),
-        "linear" => nn::linear(x, &tensor::<T>(&inp["w"]), b.as_ref()).unwrap(),
+        "linear" => nn::linear(x, &tensor::<T>(&inp["w"]), par(&b)).unwrap(),
         other => panic!("unknown op {other}"),
     }
 }

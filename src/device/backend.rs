@@ -8,7 +8,7 @@ use super::element::{DeviceElement, DeviceFloat, DeviceNum};
 use crate::error::Result;
 use crate::layout::reshape::reshape_layout;
 use crate::layout::transform::{permute_layout, reversed_layout};
-use crate::layout::{Dimension, IntoShape, IxDyn, Order};
+use crate::layout::{Dimension, IntoShape, IxDyn, MatmulDim, Order, RemoveAxis};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorArc, TensorBase};
 
@@ -22,10 +22,10 @@ pub type On<B, T, D> = <B as Backend>::Tensor<T, D>;
 /// use ferrotensor::device::{Backend, Cpu, TensorOps};
 ///
 /// // Written once: runs on the CPU and, with the feature `wgpu`, on a `Device`.
-/// fn scores<B: Backend>(dev: &B, x: &Tensor<f32, Ix2>) -> ferrotensor::Result<Tensor<f32, IxDyn>> {
+/// fn scores<B: Backend>(dev: &B, x: &Tensor<f32, Ix2>) -> ferrotensor::Result<Tensor<f32, Ix1>> {
 ///     let g = dev.upload(x)?;
-///     let p = g.matmul(&g.t())?.softmax(-1)?;
-///     p.sum_axes(&[1], false)?.to_host()
+///     let p = g.matmul(&g.t())?.softmax(-1)?;     // rank types as on the CPU: Ix2
+///     p.sum_axis(1)?.to_host()
 /// }
 ///
 /// let x = Tensor::from_vec(vec![1.0f32, 0.0, 0.0, 1.0], [2, 2])?;
@@ -71,8 +71,8 @@ impl Backend for Cpu {
 
 /// The operations both tensor types implement, with the CPU's names and arguments.
 /// Same-rank binary operations take an operand of the same type (NumPy broadcasting
-/// within the rank); the results of rank-changing operations are dynamic-rank tensors
-/// of the same backend.
+/// within the rank); rank-changing operations give the CPU's rank type (`matmul`:
+/// [`MatmulDim`]; `*_axes` with run-time axes: `IxDyn`) on the same backend.
 ///
 /// ```
 /// use ferrotensor::prelude::*;
@@ -177,10 +177,24 @@ pub trait TensorOps: Clone + Sized {
     fn mean_axes(&self, axes: &[isize], keepdims: bool) -> Result<On<Self::Backend, Self::Elem, IxDyn>>
     where
         Self::Elem: DeviceFloat;
-    /// NumPy `matmul`.
-    fn matmul(&self, rhs: &Self) -> Result<On<Self::Backend, Self::Elem, IxDyn>>
+    /// Sum along `axis`, removing it (`IxN` → `IxN-1`).
+    #[allow(clippy::type_complexity)] // the rank type computed as on the CPU
+    fn sum_axis(&self, axis: isize) -> Result<On<Self::Backend, Self::Elem, <Self::Dim as RemoveAxis>::Smaller>>
     where
-        Self::Elem: DeviceNum;
+        Self::Elem: DeviceNum,
+        Self::Dim: RemoveAxis;
+    /// Mean along `axis`, removing it (`IxN` → `IxN-1`).
+    #[allow(clippy::type_complexity)] // the rank type computed as on the CPU
+    fn mean_axis(&self, axis: isize) -> Result<On<Self::Backend, Self::Elem, <Self::Dim as RemoveAxis>::Smaller>>
+    where
+        Self::Elem: DeviceFloat,
+        Self::Dim: RemoveAxis;
+    /// NumPy `matmul`, with the CPU's rank type ([`MatmulDim`]: `Ix2`·`Ix2` → `Ix2`).
+    #[allow(clippy::type_complexity)] // the rank type computed as on the CPU
+    fn matmul(&self, rhs: &Self) -> Result<On<Self::Backend, Self::Elem, <Self::Dim as MatmulDim<Self::Dim>>::Output>>
+    where
+        Self::Elem: DeviceNum,
+        Self::Dim: MatmulDim<Self::Dim>;
     /// Softmax along `axis`.
     fn softmax(&self, axis: isize) -> Result<Self>
     where
@@ -224,8 +238,8 @@ macro_rules! cpu_binary {
         where
             T: DeviceNum,
         {
-            // Through dynamic rank: equal ranks broadcast to the same rank.
-            shared(TensorBase::$name(&self.view().into_dyn(), &rhs.view().into_dyn())?)
+            // Equal ranks broadcast to the same rank (`DimMax<D>` is `D`).
+            Ok(TensorBase::$name(self, rhs)?.into_shared())
         }
     )*};
 }
@@ -287,11 +301,26 @@ impl<T: DeviceElement, D: Dimension> TensorOps for TensorArc<T, D> {
     {
         Ok(TensorBase::mean_axes(self, axes, keepdims)?.into_shared())
     }
-    fn matmul(&self, rhs: &Self) -> Result<TensorArc<T, IxDyn>>
+    fn sum_axis(&self, axis: isize) -> Result<TensorArc<T, D::Smaller>>
     where
         T: DeviceNum,
+        D: RemoveAxis,
     {
-        Ok(TensorBase::matmul(&self.view().into_dyn(), &rhs.view().into_dyn())?.into_shared())
+        Ok(TensorBase::sum_axis(self, axis)?.into_shared())
+    }
+    fn mean_axis(&self, axis: isize) -> Result<TensorArc<T, D::Smaller>>
+    where
+        T: DeviceFloat,
+        D: RemoveAxis,
+    {
+        Ok(TensorBase::mean_axis(self, axis)?.into_shared())
+    }
+    fn matmul(&self, rhs: &Self) -> Result<TensorArc<T, <D as MatmulDim<D>>::Output>>
+    where
+        T: DeviceNum,
+        D: MatmulDim<D>,
+    {
+        Ok(TensorBase::matmul(self, rhs)?.into_shared())
     }
     fn softmax(&self, axis: isize) -> Result<Self>
     where
@@ -331,7 +360,7 @@ mod gpu {
             where
                 T: DeviceNum,
             {
-                DeviceTensor::$name(&self.clone().into_dyn(), &rhs.clone().into_dyn())?.into_dim()
+                DeviceTensor::$name(self, rhs)
             }
         )*};
     }
@@ -383,9 +412,24 @@ mod gpu {
         gpu_forward!(DeviceFloat: exp ln sqrt tanh sigmoid relu);
         gpu_reduce!(DeviceNum: sum_axes max_axes min_axes);
         gpu_reduce!(DeviceFloat: mean_axes);
-        fn matmul(&self, rhs: &Self) -> Result<DeviceTensor<T, IxDyn>>
+        fn sum_axis(&self, axis: isize) -> Result<DeviceTensor<T, D::Smaller>>
         where
             T: DeviceNum,
+            D: RemoveAxis,
+        {
+            DeviceTensor::sum_axis(self, axis)
+        }
+        fn mean_axis(&self, axis: isize) -> Result<DeviceTensor<T, D::Smaller>>
+        where
+            T: DeviceFloat,
+            D: RemoveAxis,
+        {
+            DeviceTensor::mean_axis(self, axis)
+        }
+        fn matmul(&self, rhs: &Self) -> Result<DeviceTensor<T, <D as MatmulDim<D>>::Output>>
+        where
+            T: DeviceNum,
+            D: MatmulDim<D>,
         {
             DeviceTensor::matmul(self, rhs)
         }

@@ -15,18 +15,23 @@ use crate::ops::DimMax;
 use crate::tensor::Tensor;
 use half::f16;
 
-/// The right operand of a device binary operation: a device tensor (any rank; the
-/// result has the broadcast rank type) or a scalar of the element type (the result
-/// keeps the left operand's rank type).
+/// The right operand of a device binary operation, as the CPU's
+/// [`Operand`](crate::Operand): a device tensor by reference or by value (any rank; the
+/// result has the broadcast rank type [`DimMax`](crate::DimMax), the larger of two fixed
+/// ranks) or a scalar of the element type (the result keeps the left operand's rank type).
 ///
 /// ```
 /// use ferrotensor::prelude::*;
+/// use ferrotensor::device::DeviceTensor;
 /// # let Ok(dev) = ferrotensor::device::Device::wgpu() else { return };
 /// let g = Tensor::from_vec(vec![1.0f32, 5.0], [2]).unwrap().to_device(&dev).unwrap();
 /// let m = g.maximum(3.0).unwrap();                      // a scalar
 /// assert_eq!(m.to_host().unwrap().to_vec(), vec![3.0, 5.0]);
 /// let s = g.maximum(&g.neg()).unwrap();                 // a tensor
 /// assert_eq!(s.to_host().unwrap().to_vec(), vec![1.0, 5.0]);
+/// let col = Tensor::from_vec(vec![0.0f32, 9.0], [2, 1]).unwrap().to_device(&dev).unwrap();
+/// let b: DeviceTensor<f32, Ix2> = g.minimum(col).unwrap();  // Ix1 with Ix2: Ix2
+/// assert_eq!(b.to_host().unwrap().to_vec(), vec![0.0, 0.0, 1.0, 5.0]);
 /// ```
 pub trait DeviceOperand<T: DeviceElement, D: Dimension> {
     /// Rank type of the result.
@@ -39,6 +44,13 @@ impl<T: DeviceElement, D: DimMax<D2>, D2: Dimension> DeviceOperand<T, D> for &De
     type Out = D::Output;
     fn into_operand(self, _: &Device, _: &'static str) -> Result<DeviceTensor<T, IxDyn>> {
         Ok(self.clone().into_dyn())
+    }
+}
+
+impl<T: DeviceElement, D: DimMax<D2>, D2: Dimension> DeviceOperand<T, D> for DeviceTensor<T, D2> {
+    type Out = D::Output;
+    fn into_operand(self, _: &Device, _: &'static str) -> Result<DeviceTensor<T, IxDyn>> {
+        Ok(self.into_dyn())
     }
 }
 
@@ -183,6 +195,8 @@ impl<T: DeviceNum, D: Dimension> DeviceTensor<T, D> {
         }
         let b = rhs.into_operand(self.device(), OP)?;
         same_device(OP, self, &b)?;
+        // As on the CPU: a shape mismatch is reported before a zero divisor.
+        broadcast_shapes(self.shape(), b.shape(), OP)?;
         if b.any_zero()? {
             return Err(Error::value(
                 OP,
@@ -234,33 +248,37 @@ macro_rules! comparisons {
         impl<T: DeviceNum, D: Dimension> DeviceTensor<T, D> {
             $(
                 #[doc = concat!("Element-wise `self ", $cmp, " rhs` with broadcasting (NumPy `", $op,
-                    "`), as `bool`; NaN compares false (true for `!=`). `Err` if the shapes do not broadcast.")]
+                    "`), as `bool`; NaN compares false (true for `!=`). `rhs` is a scalar or a device tensor ",
+                    "([`DeviceOperand`]). `Err` if the shapes do not broadcast, the operands are on different ",
+                    "devices or the device fails (the CPU's `", stringify!($name), "`).")]
                 ///
                 /// ```
+                /// use ferrotensor::prelude::*;
+                /// # let Ok(dev) = ferrotensor::device::Device::wgpu() else { return };
+                /// let a = Tensor::from_vec(vec![1, 2, 3], [3]).unwrap().to_device(&dev).unwrap();
+                #[doc = concat!("assert_eq!(a.", stringify!($name), "(2).unwrap().to_host().unwrap().to_vec(), vec!", $ex, ");")]
+                /// let b = Tensor::from_vec(vec![2], [1]).unwrap().to_device(&dev).unwrap();
+                #[doc = concat!("assert_eq!(a.", stringify!($name), "(&b).unwrap().to_host().unwrap().to_vec(), vec!", $ex, ");")]
+                #[doc = concat!("assert!(a.", stringify!($name), "(&Tensor::<i32, _>::zeros([2]).to_device(&dev).unwrap()).is_err());")]
+                /// ```
+                #[allow(clippy::should_implement_trait)]
+                pub fn $name<O: DeviceOperand<T, D>>(&self, rhs: O) -> Result<DeviceTensor<bool, O::Out>> {
+                    binary(self, rhs, $op, &comparison::<T>($cmp))
+                }
+
+                #[doc = concat!("Former name of [`", stringify!($name), "`](DeviceTensor::", stringify!($name),
+                    "), which returns `Result` itself (as the CPU's deprecated alias).")]
+                ///
+                /// ```
+                /// # #![allow(deprecated)]
                 /// use ferrotensor::prelude::*;
                 /// # let Ok(dev) = ferrotensor::device::Device::wgpu() else { return };
                 /// let a = Tensor::from_vec(vec![1, 2, 3], [3]).unwrap().to_device(&dev).unwrap();
                 #[doc = concat!("assert_eq!(a.", stringify!($try_name), "(2).unwrap().to_host().unwrap().to_vec(), vec!", $ex, ");")]
                 /// ```
+                #[deprecated(since = "0.2.0", note = "use the method without `try_`: it returns `Result` now")]
                 pub fn $try_name<O: DeviceOperand<T, D>>(&self, rhs: O) -> Result<DeviceTensor<bool, O::Out>> {
-                    binary(self, rhs, $op, &comparison::<T>($cmp))
-                }
-
-                #[doc = concat!("Element-wise `self ", $cmp, " rhs` with broadcasting, as `bool`.")]
-                ///
-                /// # Panics
-                #[doc = concat!("If the shapes do not broadcast (see [`DeviceTensor::", stringify!($try_name), "`]).")]
-                ///
-                /// ```
-                /// use ferrotensor::prelude::*;
-                /// # let Ok(dev) = ferrotensor::device::Device::wgpu() else { return };
-                /// let a = Tensor::from_vec(vec![1, 2, 3], [3]).unwrap().to_device(&dev).unwrap();
-                #[doc = concat!("assert_eq!(a.", stringify!($name), "(2).to_host().unwrap().to_vec(), vec!", $ex, ");")]
-                /// ```
-                #[track_caller]
-                #[allow(clippy::should_implement_trait)]
-                pub fn $name<O: DeviceOperand<T, D>>(&self, rhs: O) -> DeviceTensor<bool, O::Out> {
-                    self.$try_name(rhs).unwrap_or_else(|e| panic!("{e}"))
+                    self.$name(rhs)
                 }
             )*
         }

@@ -34,7 +34,7 @@ pub fn conv2d<T: DeviceFloat, D1: Dimension, D2: Dimension>(
     weight: &DeviceTensor<T, D2>,
     bias: Option<&DeviceTensor<T, Ix1>>,
     args: &Conv2dArgs,
-) -> Result<DeviceTensor<T, Ix4>> {
+) -> Result<DeviceTensor<T, D1>> {
     const OP: &str = "conv2d";
     let shapes = || {
         format!(
@@ -94,7 +94,7 @@ pub fn conv2d<T: DeviceFloat, D1: Dimension, D2: Dimension>(
     let out = DeviceTensor::<T, Ix4>::alloc(dev, [n, o, oh, ow], OP)?;
     let total = out.size();
     if total == 0 {
-        return Ok(out);
+        return out.into_dim();
     }
     let mut params = Params::default();
     params
@@ -136,5 +136,5 @@ pub fn conv2d<T: DeviceFloat, D1: Dimension, D2: Dimension>(
         total.div_ceil(256),
     )?;
     launch.submit()?;
-    Ok(out)
+    out.into_dim()
 }

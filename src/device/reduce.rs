@@ -1,5 +1,6 @@
 //! Reductions of device tensors over any axes, with `keepdims`: `sum mean max min`
-//! (`_axes` and whole-tensor forms) and `argmax argmin` (one axis, or flattened).
+//! (`_axes`, single-axis `_axis` keeping the rank type, and whole-tensor forms) and
+//! `argmax argmin` (one axis, or flattened).
 //! Each output is reduced by a workgroup tree (long reductions split into chunks
 //! reduced again by a second pass) or by one thread per output; the input is read
 //! through its layout. Floats accumulate in `f32`; integers wrap. `max`/`min`
@@ -12,7 +13,7 @@ use super::map::{F16_HELPERS, load_fn, store_fn};
 use super::tensor::DeviceTensor;
 use crate::error::{Error, Result, fmt_shape};
 use crate::iter::plan::Plan;
-use crate::layout::{Dimension, Ix0, IxDyn};
+use crate::layout::{Dimension, Ix0, IxDyn, RemoveAxis};
 use crate::reduce::{Spec, empty_err};
 
 const REDUCE: &str = include_str!("kernels/reduce.wgsl");
@@ -389,28 +390,93 @@ impl<T: DeviceNum, D: Dimension> DeviceTensor<T, D> {
     }
 
     /// Index of the largest element along `axis` (the first one on ties; the first NaN
-    /// if any) as `u32` (the CPU returns `usize`); `Err` for an empty axis.
+    /// if any), removing the axis: an `IxN` tensor gives `IxN-1`, as the CPU's
+    /// `argmax_axis`. The indices are `u32` (the CPU returns `usize`, which devices do
+    /// not have). `Err` for an axis out of range or of length 0. For NumPy's
+    /// `keepdims=True`, insert the axis back with `unsqueeze(axis)`.
     ///
     /// ```
     /// use ferrotensor::prelude::*;
+    /// use ferrotensor::device::DeviceTensor;
     /// # let Ok(dev) = ferrotensor::device::Device::wgpu() else { return };
     /// let g = Tensor::from_vec(vec![1, 7, 7, 4], [2, 2]).unwrap().to_device(&dev).unwrap();
-    /// assert_eq!(g.argmax_axis(1, false).unwrap().to_host().unwrap().to_vec(), vec![1, 0]);
+    /// let i: DeviceTensor<u32, Ix1> = g.argmax_axis(1).unwrap();
+    /// assert_eq!(i.to_host().unwrap().to_vec(), vec![1, 0]);
+    /// assert_eq!(g.argmax_axis(-2).unwrap().unsqueeze(-2).unwrap().shape(), &[1, 2]);
     /// ```
-    pub fn argmax_axis(&self, axis: isize, keepdims: bool) -> Result<DeviceTensor<u32, IxDyn>> {
-        reduce(self, Some(&[axis]), keepdims, Kind::ArgMax)
+    pub fn argmax_axis(&self, axis: isize) -> Result<DeviceTensor<u32, D::Smaller>>
+    where
+        D: RemoveAxis,
+    {
+        reduce(self, Some(&[axis]), false, Kind::ArgMax)?.into_dim()
     }
 
-    /// Index of the smallest element along `axis` (first on ties, first NaN if any).
+    /// Index of the smallest element along `axis` (first on ties, first NaN if any),
+    /// removing the axis (see [`DeviceTensor::argmax_axis`]).
     ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// # let Ok(dev) = ferrotensor::device::Device::wgpu() else { return };
     /// let g = Tensor::from_vec(vec![1, 7, 7, 4], [2, 2]).unwrap().to_device(&dev).unwrap();
-    /// assert_eq!(g.argmin_axis(0, true).unwrap().to_host().unwrap().to_vec(), vec![0, 1]);
+    /// assert_eq!(g.argmin_axis(0).unwrap().to_host().unwrap().to_vec(), vec![0, 1]);
     /// ```
-    pub fn argmin_axis(&self, axis: isize, keepdims: bool) -> Result<DeviceTensor<u32, IxDyn>> {
-        reduce(self, Some(&[axis]), keepdims, Kind::ArgMin)
+    pub fn argmin_axis(&self, axis: isize) -> Result<DeviceTensor<u32, D::Smaller>>
+    where
+        D: RemoveAxis,
+    {
+        reduce(self, Some(&[axis]), false, Kind::ArgMin)?.into_dim()
+    }
+
+    /// Sum along `axis` (negative counts from the end), removing it: an `IxN` tensor
+    /// gives `IxN-1`, as the CPU's `sum_axis`. `Err` if the axis is out of range. See
+    /// [`DeviceTensor::sum_axes`] for several axes or `keepdims`.
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// use ferrotensor::device::DeviceTensor;
+    /// # let Ok(dev) = ferrotensor::device::Device::wgpu() else { return };
+    /// let g = Tensor::from_vec((0..6).collect(), [2, 3]).unwrap().to_device(&dev).unwrap();
+    /// let r: DeviceTensor<i32, Ix1> = g.sum_axis(0).unwrap();
+    /// assert_eq!(r.to_host().unwrap().to_vec(), vec![3, 5, 7]);
+    /// assert_eq!(g.sum_axis(2).unwrap_err().to_string(), "sum: axis 2 is out of bounds for array of dimension 2");
+    /// ```
+    pub fn sum_axis(&self, axis: isize) -> Result<DeviceTensor<T, D::Smaller>>
+    where
+        D: RemoveAxis,
+    {
+        reduce(self, Some(&[axis]), false, Kind::Sum)?.into_dim()
+    }
+
+    /// Largest element along `axis` (NaN if any is NaN), removing it; `Err` for an
+    /// empty reduction (see [`DeviceTensor::sum_axis`]).
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// # let Ok(dev) = ferrotensor::device::Device::wgpu() else { return };
+    /// let g = Tensor::from_vec(vec![1, 7, 3, 4], [2, 2]).unwrap().to_device(&dev).unwrap();
+    /// assert_eq!(g.max_axis(0).unwrap().to_host().unwrap().to_vec(), vec![3, 7]);
+    /// assert!(Tensor::<f32, _>::zeros([0, 3]).to_device(&dev).unwrap().max_axis(0).is_err());
+    /// ```
+    pub fn max_axis(&self, axis: isize) -> Result<DeviceTensor<T, D::Smaller>>
+    where
+        D: RemoveAxis,
+    {
+        reduce(self, Some(&[axis]), false, Kind::Max)?.into_dim()
+    }
+
+    /// Smallest element along `axis` (NaN if any is NaN), removing it.
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// # let Ok(dev) = ferrotensor::device::Device::wgpu() else { return };
+    /// let g = Tensor::from_vec(vec![1, 7, 3, 4], [2, 2]).unwrap().to_device(&dev).unwrap();
+    /// assert_eq!(g.min_axis(1).unwrap().to_host().unwrap().to_vec(), vec![1, 3]);
+    /// ```
+    pub fn min_axis(&self, axis: isize) -> Result<DeviceTensor<T, D::Smaller>>
+    where
+        D: RemoveAxis,
+    {
+        reduce(self, Some(&[axis]), false, Kind::Min)?.into_dim()
     }
 
     /// Flat (row-major) index of the largest element as a 0-d `u32` tensor; `Err` if
@@ -450,6 +516,22 @@ impl<T: DeviceFloat, D: Dimension> DeviceTensor<T, D> {
     /// ```
     pub fn mean_axes(&self, axes: &[isize], keepdims: bool) -> Result<DeviceTensor<T, IxDyn>> {
         reduce(self, Some(axes), keepdims, Kind::Mean)
+    }
+
+    /// Mean along `axis`, removing it (NaN for an empty axis; see
+    /// [`DeviceTensor::sum_axis`]).
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// # let Ok(dev) = ferrotensor::device::Device::wgpu() else { return };
+    /// let g = Tensor::from_vec(vec![1.0f32, 2.0, 3.0, 6.0], [2, 2]).unwrap().to_device(&dev).unwrap();
+    /// assert_eq!(g.mean_axis(1).unwrap().to_host().unwrap().to_vec(), vec![1.5, 4.5]);
+    /// ```
+    pub fn mean_axis(&self, axis: isize) -> Result<DeviceTensor<T, D::Smaller>>
+    where
+        D: RemoveAxis,
+    {
+        reduce(self, Some(&[axis]), false, Kind::Mean)?.into_dim()
     }
 
     /// Mean of all elements as a 0-d tensor (NaN if empty).

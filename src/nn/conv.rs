@@ -1,24 +1,15 @@
-//! `conv2d` and `conv1d`: argument checks, then either the direct `f32` kernel of
-//! [`super::conv_direct`] (AVX-512 CPUs) or im2col tiles sized for the cache, each fed to
-//! one GEMM.
-//!
-//! On the GEMM path work is split into tasks `(image, group, tile of output positions)`;
-//! each task unfolds its tile (skipped for 1×1 kernels, whose im2col matrix is the input
-//! itself), then computes `out[n, group, tile] = bias + W_group @ cols` with one `gemm`
-//! call.
+//! `conv2d` and `conv1d`, the functional convolutions: argument checks, then the path
+//! [`super::conv_plan`] picks (Winograd, direct or im2col + GEMM), with the weights
+//! packed for this one call.
 
-use super::conv_direct::{conv2d_direct, suits};
-use super::conv_kernel::Level;
-use super::im2col::{Geom, im2col_tile};
-use super::util::{
-    cast_slice, cast_vec, check_bias, check_nonzero, contiguous, dims, from_f32, is_native, out_len, owned, par_tasks,
-    to_f32,
-};
+use super::conv_block::Level;
+use super::conv_plan::{ConvCall, Packed, as_f32, check_input, check_weight, run_conv};
+use super::epilogue::Activation;
+use super::param::{Param, opt_param_vec};
+use super::util::{contiguous, dims, owned_dim};
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
-use crate::iter::SendPtr;
-use crate::layout::{Dimension, Ix1, Ix3, Ix4};
-use crate::linalg::gemm_kernels::{MatMut, MatRef, gemm_into};
+use crate::layout::Dimension;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 
@@ -83,18 +74,17 @@ impl Default for Conv1dArgs {
     }
 }
 
-/// Bytes of im2col scratch per task: small enough to stay in L2 next to the GEMM's
-/// packed panels.
-const TILE_BYTES: usize = 1 << 20;
-
 /// 2-D convolution (PyTorch's `conv2d`, a cross-correlation) of `input` `(N, C, H, W)`
-/// with `weight` `(O, C / groups, kH, kW)` and an optional `bias` of length `O`.
-/// The output is `(N, O, OH, OW)` with `OH = floor((H + 2p − d(kH − 1) − 1) / s) + 1`
-/// (likewise `OW`).
+/// with `weight` `(O, C / groups, kH, kW)` and an optional `bias` of length `O` (any
+/// 1-D tensor or view, see [`Param`]). The output is `(N, O, OH, OW)`, of the input's
+/// rank type, with `OH = floor((H + 2p − d(kH − 1) − 1) / s) + 1` (likewise `OW`).
 ///
 /// `Err` (naming the shapes) for: ranks other than 4; zero stride, dilation or groups;
-/// `groups` not dividing `C` or `O`; weight channels ≠ `C / groups`; bias length ≠ `O`;
-/// a dilated kernel larger than the padded input.
+/// `groups` not dividing `C` or `O`; weight channels ≠ `C / groups`; bias not 1-D of
+/// length `O`; a dilated kernel larger than the padded input.
+///
+/// For repeated calls with the same weights, [`super::Conv2d`] packs them once and can
+/// fuse the bias, a residual and an activation into the pass that writes the output.
 ///
 /// ```
 /// use ferrotensor::prelude::*;
@@ -112,183 +102,48 @@ const TILE_BYTES: usize = 1 << 20;
 pub fn conv2d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem = T>, D2: Dimension>(
     input: &TensorBase<S1, D1>,
     weight: &TensorBase<S2, D2>,
-    bias: Option<&Tensor<T, Ix1>>,
+    bias: Option<&dyn Param<T>>,
     args: &Conv2dArgs,
-) -> Result<Tensor<T, Ix4>> {
+) -> Result<Tensor<T, D1>> {
     const OP: &str = "conv2d";
-    let shapes = || {
-        format!(
-            "input {}, weight {}",
-            fmt_shape(input.shape()),
-            fmt_shape(weight.shape())
-        )
-    };
-    let [n, c, h, w] = dims::<4>(input.shape(), OP, "input (N, C, H, W)")?;
-    let [o, cw, kh, kw] = dims::<4>(weight.shape(), OP, "weight (O, C / groups, kH, kW)")?;
-    check_nonzero(OP, "stride", &args.stride)?;
-    check_nonzero(OP, "dilation", &args.dilation)?;
-    check_nonzero(OP, "groups", &[args.groups])?;
-    let groups = args.groups;
-    if c % groups != 0 || o % groups != 0 {
-        return Err(Error::shape(
-            OP,
-            format!(
-                "groups = {groups} must divide the input channels {c} and the output channels {o} ({})",
-                shapes()
-            ),
-        ));
-    }
-    if cw != c / groups {
-        return Err(Error::shape(
-            OP,
-            format!(
-                "weight has {cw} input channels but C / groups = {c} / {groups} = {} ({})",
-                c / groups,
-                shapes()
-            ),
-        ));
-    }
-    check_bias(OP, bias, o, &shapes())?;
-    if kh == 0 || kw == 0 {
-        return Err(Error::shape(OP, format!("empty kernel ({})", shapes())));
-    }
-    let oh = out_len(OP, h, kh, args.stride[0], args.padding[0], args.dilation[0], &shapes())?;
-    let ow = out_len(OP, w, kw, args.stride[1], args.padding[1], args.dilation[1], &shapes())?;
-    let g = Geom {
-        cg: cw,
-        h,
-        w,
-        kh,
-        kw,
-        oh,
-        ow,
-        s: args.stride,
-        p: args.padding,
-        d: args.dilation,
-    };
+    let wshape = check_weight(OP, weight.shape(), args)?;
+    let (n, g) = check_input(OP, input.shape(), wshape, args)?;
+    let o = wshape[0];
+    let shapes = format!(
+        "input {}, weight {}",
+        fmt_shape(input.shape()),
+        fmt_shape(weight.shape())
+    );
+    let b = opt_param_vec(OP, "bias", bias, o, &shapes)?;
     let x = contiguous(input);
     let wt = contiguous(weight);
-    let b = bias.map(|b| b.to_vec());
-    if is_native::<T>() {
-        let out = conv2d_core(&x, &wt, b.as_deref(), n, o, groups, &g);
-        return Ok(owned(out, [n, o, oh, ow]));
-    }
-    let bf = b.as_deref().map(to_f32);
-    let out = conv2d_core(&to_f32(&x), &to_f32(&wt), bf.as_deref(), n, o, groups, &g);
-    Ok(owned(from_f32(&out), [n, o, oh, ow]))
-}
-
-/// The convolution on row-major buffers of a GEMM-native type; returns `(N, O, OH, OW)`.
-/// `f32` with AVX-512 takes the direct kernel (see [`super::conv_direct`]) unless the
-/// kernel is 1×1 (the input is then already the GEMM operand) or the shape does not suit
-/// it; everything else goes through im2col tiles and GEMM.
-fn conv2d_core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, o: usize, groups: usize, g: &Geom) -> Vec<T> {
-    if let (Some(x32), Some(w32)) = (cast_slice::<T, f32>(x), cast_slice::<T, f32>(wt)) {
-        let level = Level::detect();
-        if level != Level::Portable && !g.is_pointwise() && suits(g, o / groups) {
-            let b32 = bias.map(|b| cast_slice::<T, f32>(b).expect("bias has the input's type"));
-            let out = conv2d_direct(x32, w32, b32, n, o, groups, g, level, None);
-            return cast_vec(out).unwrap_or_else(|_| unreachable!("T is f32"));
+    let level = Level::detect();
+    let w32 = as_f32(&wt);
+    let packed = match &w32 {
+        Some(w32) => {
+            let b32 = b.as_deref().and_then(as_f32);
+            Packed::new(level, w32, b32.as_deref(), wshape, args, Some(n * g.positions()))
         }
-    }
-    conv2d_gemm(x, wt, bias, n, o, groups, g)
-}
-
-/// The im2col + GEMM convolution (any GEMM-native type).
-fn conv2d_gemm<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, o: usize, groups: usize, g: &Geom) -> Vec<T> {
-    let (k, p_all) = (g.k(), g.positions());
-    let og = o / groups;
-    let mut out = vec![T::zero(); n * o * p_all];
-    if out.is_empty() {
-        return out;
-    }
-    let pointwise = g.is_pointwise();
-    let tile = if pointwise {
-        p_all
-    } else {
-        (TILE_BYTES / (k * size_of::<T>()).max(1))
-            .clamp(64, p_all.max(64))
-            .min(p_all)
+        None => Packed::None,
     };
-    let tiles = p_all.div_ceil(tile);
-    let tasks = n * groups * tiles;
-    let plane_in = groups * g.cg * g.h * g.w;
-    let optr = SendPtr(out.as_mut_ptr());
-    let out_len = out.len();
-    // One thread per task; GEMM threads only when there are fewer tasks than threads.
-    let gemm_threads = if tasks >= crate::threads::num_threads() {
-        1
-    } else {
-        crate::threads::num_threads()
+    let call = ConvCall {
+        weight: &wt,
+        weight32: w32.as_deref(),
+        bias: b.as_deref(),
+        o,
+        groups: args.groups,
+        packed: &packed,
+        level,
+        residual: None,
+        act: Activation::Identity,
     };
-    par_tasks(
-        tasks,
-        || {
-            if pointwise {
-                Vec::new()
-            } else {
-                vec![T::zero(); k * tile]
-            }
-        },
-        |cols, t| {
-            let (ni, rest) = (t / (groups * tiles), t % (groups * tiles));
-            let (gi, ti) = (rest / tiles, rest % tiles);
-            let p0 = ti * tile;
-            let len = tile.min(p_all - p0);
-            let xg = &x[ni * plane_in + gi * g.cg * g.h * g.w..][..g.cg * g.h * g.w];
-            let rhs = if pointwise {
-                MatRef {
-                    ptr: xg.as_ptr().wrapping_add(p0),
-                    rs: p_all as isize,
-                    cs: 1,
-                }
-            } else {
-                im2col_tile(xg, g, p0, len, cols);
-                MatRef::row_major(cols, 0, k, len)
-            };
-            let lhs = MatRef::row_major(wt, gi * og * k, og, k);
-            let d0 = (ni * o + gi * og) * p_all + p0;
-            assert!(
-                d0 + (og - 1) * p_all + len <= out_len,
-                "conv2d: output tile outside buffer"
-            );
-            let dst = optr.get().wrapping_add(d0);
-            if let Some(b) = bias {
-                for r in 0..og {
-                    // SAFETY: row r of this task's tile, inside `out` (asserted above);
-                    // tasks write disjoint (image, group, tile) blocks.
-                    let row = unsafe { std::slice::from_raw_parts_mut(dst.add(r * p_all), len) };
-                    row.fill(b[gi * og + r]);
-                }
-            }
-            // SAFETY: dst is the og × len block at (ni, gi·og, p0) with row stride OH·OW,
-            // inside `out` (asserted above) and written by this task only; lhs is the
-            // group's og × k weight block inside `wt` (checked by `row_major`); rhs is
-            // either the k × len im2col tile in `cols` or, for 1×1 kernels, the group's
-            // input channels (k = C_g rows of OH·OW = H·W positions) from column p0 on.
-            unsafe {
-                gemm_into(
-                    bias.is_some(),
-                    og,
-                    len,
-                    k,
-                    lhs,
-                    rhs,
-                    MatMut {
-                        ptr: dst,
-                        rs: p_all as isize,
-                        cs: 1,
-                    },
-                    gemm_threads,
-                )
-            };
-        },
-    );
-    out
+    let out = run_conv(&x, n, &g, &call);
+    Ok(owned_dim(out, &[n, o, g.oh, g.ow]))
 }
 
 /// 1-D convolution of `input` `(N, C, L)` with `weight` `(O, C / groups, k)`: the
-/// [`conv2d`] of the same data viewed with height 1. `Err` as [`conv2d`].
+/// [`conv2d`] of the same data viewed with height 1; the result has the input's rank
+/// type. `Err` as [`conv2d`].
 ///
 /// ```
 /// use ferrotensor::prelude::*;
@@ -302,9 +157,9 @@ fn conv2d_gemm<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, o: usi
 pub fn conv1d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem = T>, D2: Dimension>(
     input: &TensorBase<S1, D1>,
     weight: &TensorBase<S2, D2>,
-    bias: Option<&Tensor<T, Ix1>>,
+    bias: Option<&dyn Param<T>>,
     args: &Conv1dArgs,
-) -> Result<Tensor<T, Ix3>> {
+) -> Result<Tensor<T, D1>> {
     const OP: &str = "conv1d";
     let [n, c, l] = dims::<3>(input.shape(), OP, "input (N, C, L)")?;
     let [o, cw, k] = dims::<3>(weight.shape(), OP, "weight (O, C / groups, k)")?;
@@ -321,6 +176,6 @@ pub fn conv1d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem =
         Error::Value { msg, .. } => Error::value(OP, msg),
         other => other,
     })?;
-    let [_, _, _, ol] = *y.dim();
-    y.into_shape([n, o, ol])
+    let ol = y.shape()[3];
+    Ok(owned_dim(y.into_vec(), &[n, o, ol]))
 }

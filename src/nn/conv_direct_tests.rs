@@ -7,13 +7,14 @@
 //! (rayon's pool, started by the thread count query, fails Stacked Borrows inside
 //! crossbeam-epoch and outlives the main thread).
 
-use super::conv_direct::conv2d_direct;
-use super::conv_kernel::{Level, MR, NR, pack_weights};
+use super::conv_block::{Level, MR, pack_weights};
+use super::conv_direct::{DirectWeights, conv2d_direct};
 use super::conv_phase::{LANES, pieces};
+use super::epilogue::Epilogue;
 use super::im2col::Geom;
 
 /// PyTorch's conv2d by its definition, in f64.
-fn naive(x: &[f32], w: &[f32], b: Option<&[f32]>, n: usize, o: usize, groups: usize, g: &Geom) -> Vec<f64> {
+pub(super) fn naive(x: &[f32], w: &[f32], b: Option<&[f32]>, n: usize, o: usize, groups: usize, g: &Geom) -> Vec<f64> {
     let og = o / groups;
     let mut out = Vec::with_capacity(n * o * g.positions());
     for ni in 0..n {
@@ -45,9 +46,9 @@ fn naive(x: &[f32], w: &[f32], b: Option<&[f32]>, n: usize, o: usize, groups: us
 }
 
 /// `(cg, h, w, kh, kw, stride, padding, dilation)`.
-type Case = (usize, usize, usize, usize, usize, [usize; 2], [usize; 2], [usize; 2]);
+pub(super) type Case = (usize, usize, usize, usize, usize, [usize; 2], [usize; 2], [usize; 2]);
 
-fn geom((cg, h, w, kh, kw, s, p, d): Case) -> Geom {
+pub(super) fn geom((cg, h, w, kh, kw, s, p, d): Case) -> Geom {
     let oh = (h + 2 * p[0] - d[0] * (kh - 1) - 1) / s[0] + 1;
     let ow = (w + 2 * p[1] - d[1] * (kw - 1) - 1) / s[1] + 1;
     Geom {
@@ -65,15 +66,15 @@ fn geom((cg, h, w, kh, kw, s, p, d): Case) -> Geom {
 }
 
 fn levels() -> Vec<Level> {
-    let mut v = vec![Level::Portable];
-    if Level::detect() != Level::Portable {
-        v.push(Level::detect());
+    if cfg!(miri) {
+        vec![Level::Portable]
+    } else {
+        Level::all_available()
     }
-    v
 }
 
 /// Small pseudo-random values (exact in f32 products and short sums).
-fn data(len: usize, seed: usize) -> Vec<f32> {
+pub(super) fn data(len: usize, seed: usize) -> Vec<f32> {
     (0..len)
         .map(|i| ((i * 37 + seed * 11) % 17) as f32 * 0.25 - 2.0)
         .collect()
@@ -94,7 +95,10 @@ fn check_tiles(n: usize, o: usize, groups: usize, case: Case, with_bias: bool, r
     for level in levels() {
         // (Miri: one thread, to keep the run short.)
         for &threads in if cfg!(miri) { &[1][..] } else { &[1, 2] } {
-            let got = crate::with_num_threads(threads, || conv2d_direct(&x, &w, b, n, o, groups, &g, level, rows));
+            let dw = DirectWeights::new(&w, b, o, groups, g.k());
+            let got = crate::with_num_threads(threads, || {
+                conv2d_direct(&x, &dw, n, &g, level, rows, &Epilogue::none())
+            });
             assert_eq!(got.len(), want.len());
             for (i, (&a, &e)) in got.iter().zip(&want).enumerate() {
                 assert!(
@@ -109,7 +113,7 @@ fn check_tiles(n: usize, o: usize, groups: usize, case: Case, with_bias: bool, r
 #[test]
 fn stride_one_3x3_padded_with_channel_and_position_remainders() {
     // o = 11: one full block of MR = 8 and a block of 3; 7×9 outputs, wv = 11: 77
-    // virtual positions, one full NR = 48 panel and a partial one.
+    // virtual positions, one full 48-wide block and a narrow tail (AVX-512).
     check(2, 11, 1, (3, 7, 9, 3, 3, [1, 1], [1, 1], [1, 1]), true);
     // A single output column (wv = 3, the pieces cross rows inside one vector).
     check(1, 8, 1, (2, 5, 1, 3, 3, [1, 1], [1, 1], [1, 1]), false);
@@ -146,13 +150,20 @@ fn weight_panels_are_tap_major_and_zero_padded() {
 
 #[test]
 fn pieces_cover_each_valid_position_once() {
-    for (wv, ow, rows) in [(11, 9, 7), (3, 1, 5), (58, 56, 2), (16, 16, 4), (20, 17, 3)] {
+    for (wv, ow, rows, width) in [
+        (11, 9, 7, 48),
+        (3, 1, 5, 48),
+        (58, 56, 2, 48),
+        (16, 16, 4, 16),
+        (20, 17, 3, 24),
+        (9, 7, 5, 8),
+    ] {
         let virt = wv * rows;
         let mut hits = vec![0; ow * rows];
         let mut ps = Vec::new();
-        for p0 in (0..virt).step_by(NR) {
+        for p0 in (0..virt).step_by(width) {
             ps.clear();
-            pieces(p0, NR, virt, wv, ow, &mut ps);
+            pieces(p0, width, virt, wv, ow, &mut ps);
             for pc in &ps {
                 for l in (0..LANES).filter(|l| pc.mask >> l & 1 == 1) {
                     let p = p0 + LANES * pc.v + l;

@@ -11,6 +11,7 @@
 //! `offset[k] + p`: one offset per tap and consecutive positions at consecutive
 //! addresses. The `wv − OW` virtual columns per row are computed and thrown away.
 
+use super::conv_block::Offsets;
 use super::im2col::Geom;
 use super::util::valid_range;
 
@@ -31,13 +32,14 @@ pub(crate) struct Piece {
 /// a tile with `virt` virtual positions (`wv` per row, of which the first `ow` are output
 /// columns). Every set lane lands inside the tile's `virt / wv · ow` output elements.
 pub(crate) fn pieces(p0: usize, width: usize, virt: usize, wv: usize, ow: usize, out: &mut Vec<Piece>) {
-    for v in 0..width / LANES {
+    for v in 0..width.div_ceil(LANES) {
+        let lanes = LANES.min(width - LANES * v);
         let mut l = 0;
-        while l < LANES && p0 + LANES * v + l < virt {
+        while l < lanes && p0 + LANES * v + l < virt {
             let p = p0 + LANES * v + l;
             let (row, col) = (p / wv, p % wv);
             // Lanes l..l + run lie in this virtual row (virt is a multiple of wv).
-            let run = (wv - col).min(LANES - l);
+            let run = (wv - col).min(lanes - l);
             if col < ow {
                 let n = (ow - col).min(run);
                 out.push(Piece {
@@ -51,29 +53,6 @@ pub(crate) fn pieces(p0: usize, width: usize, virt: usize, wv: usize, ow: usize,
     }
 }
 
-/// Where each tap's run starts in a tile buffer, with the largest start (kept together
-/// so the kernel's bounds check is one comparison).
-#[derive(Clone, Debug)]
-pub(crate) struct Taps {
-    offsets: Vec<usize>,
-    max: usize,
-}
-
-impl Taps {
-    pub fn new(offsets: Vec<usize>) -> Self {
-        let max = offsets.iter().copied().max().unwrap_or(0);
-        Taps { offsets, max }
-    }
-    /// The offset of every tap, in im2col row order.
-    pub fn offsets(&self) -> &[usize] {
-        &self.offsets
-    }
-    /// The largest offset.
-    pub fn max(&self) -> usize {
-        self.max
-    }
-}
-
 /// The phase-split layout of one tile of output rows.
 #[derive(Clone, Debug)]
 pub(crate) struct Phases {
@@ -83,10 +62,11 @@ pub(crate) struct Phases {
     pub rows: usize,
     /// Plane rows a full tile needs: `rows` plus the row halo `(kH−1)·d₀/s₀`.
     plane_rows: usize,
-    /// Planes: `C_g·s₀·s₁`.
-    planes: usize,
+    /// The phases `(row mod s₀, column mod s₁)` some tap reads, in plane order (a 1×1
+    /// kernel with stride 2 reads one of four; a 3×3 kernel all four).
+    phases: Vec<(usize, usize)>,
     /// Offset of each tap `(c, ki, kj)` (im2col row order) inside the tile buffer.
-    pub taps: Taps,
+    pub taps: Offsets,
     /// Elements of the tile buffer: the planes plus `slack` readable elements past the
     /// last one (see [`Phases::new`]).
     pub len: usize,
@@ -101,18 +81,31 @@ impl Phases {
         let col_halo = (g.kw - 1) * d1 / s1;
         let wv = g.ow + col_halo;
         let plane_rows = rows + (g.kh - 1) * d0 / s0;
-        let planes = g.cg * s0 * s1;
+        let mut phases = Vec::new();
+        for ki in 0..g.kh {
+            for kj in 0..g.kw {
+                let ph = (ki * d0 % s0, kj * d1 % s1);
+                if !phases.contains(&ph) {
+                    phases.push(ph);
+                }
+            }
+        }
         let plane = plane_rows * wv;
         let mut offsets = Vec::with_capacity(g.k());
         for c in 0..g.cg {
             for ki in 0..g.kh {
                 for kj in 0..g.kw {
                     let (ri, ci) = (ki * d0, kj * d1);
-                    let q = (c * s0 + ri % s0) * s1 + ci % s1;
+                    let ph = phases
+                        .iter()
+                        .position(|&p| p == (ri % s0, ci % s1))
+                        .expect("listed above");
+                    let q = c * phases.len() + ph;
                     offsets.push(q * plane + ri / s0 * wv + ci / s1);
                 }
             }
         }
+        let planes = g.cg * phases.len();
         // The largest read is offsets[k] + rows·wv − 1 + slack − 1 ≤ (planes − 1)·plane +
         // (plane_rows − rows)·wv + col_halo + rows·wv + slack − 2 < planes·plane + col_halo + slack.
         let len = planes * plane + col_halo + slack;
@@ -120,15 +113,15 @@ impl Phases {
             wv,
             rows,
             plane_rows,
-            planes,
-            taps: Taps::new(offsets),
+            phases,
+            taps: Offsets::new(offsets),
             len,
         }
     }
 
     /// Elements of one plane row across all planes (the buffer cost of one output row).
-    pub fn row_len(&self) -> usize {
-        self.planes * self.wv
+    pub fn row_len(&self, cg: usize) -> usize {
+        cg * self.phases.len() * self.wv
     }
 
     /// Fills `buf` (at least [`Phases::len`] long) with the phase planes of the output
@@ -141,8 +134,9 @@ impl Phases {
         let plane = self.plane_rows * self.wv;
         debug_assert!(buf.len() >= self.len && rows <= self.rows);
         let used_rows = rows + self.plane_rows - self.rows;
-        for q in 0..self.planes {
-            let (c, a, b) = (q / (s0 * s1), q / s1 % s0, q % s1);
+        let np = self.phases.len();
+        for q in 0..g.cg * np {
+            let (c, (a, b)) = (q / np, self.phases[q % np]);
             let chan = &x[c * g.h * g.w..(c + 1) * g.h * g.w];
             // Plane column j is padded column j·s₁ + b, input column j·s₁ + b − p₁.
             let (lo, hi) = valid_range(b as isize - g.p[1] as isize, s1, g.w, self.wv);

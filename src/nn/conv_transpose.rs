@@ -1,13 +1,12 @@
 //! `conv_transpose2d`: one GEMM per (image, group) giving every kernel tap's
 //! contribution (`Wᵀ @ X`), then col2im scatter-adds the taps into the output.
 
-use super::util::{
-    check_bias, check_nonzero, contiguous, dims, from_f32, is_native, owned, par_tasks, to_f32, valid_range,
-};
+use super::param::{Param, opt_param_vec};
+use super::util::{check_nonzero, contiguous, dims, from_f32, is_native, owned_dim, par_tasks, to_f32, valid_range};
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
 use crate::iter::SendPtr;
-use crate::layout::{Dimension, Ix1, Ix4};
+use crate::layout::Dimension;
 use crate::linalg::gemm_kernels::{MatMut, MatRef, gemm};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
@@ -48,7 +47,8 @@ impl Default for ConvTranspose2dArgs {
 
 /// Transposed 2-D convolution (PyTorch's `conv_transpose2d`, the gradient of
 /// [`conv2d`](super::conv2d) with respect to its input) of `input` `(N, C, H, W)` with
-/// `weight` `(C, O / groups, kH, kW)` and optional `bias` `(O,)`. Output
+/// `weight` `(C, O / groups, kH, kW)` and optional `bias` of length `O` (any 1-D tensor or
+/// view). Output `(N, O, OH, OW)` of the input's rank type with
 /// `OH = (H − 1)·s − 2p + d·(kH − 1) + output_padding + 1` (likewise `OW`).
 ///
 /// `Err` for ranks other than 4; zero stride, dilation or groups; `groups` not dividing
@@ -68,9 +68,9 @@ impl Default for ConvTranspose2dArgs {
 pub fn conv_transpose2d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem = T>, D2: Dimension>(
     input: &TensorBase<S1, D1>,
     weight: &TensorBase<S2, D2>,
-    bias: Option<&Tensor<T, Ix1>>,
+    bias: Option<&dyn Param<T>>,
     args: &ConvTranspose2dArgs,
-) -> Result<Tensor<T, Ix4>> {
+) -> Result<Tensor<T, D1>> {
     const OP: &str = "conv_transpose2d";
     let shapes = || {
         format!(
@@ -98,7 +98,7 @@ pub fn conv_transpose2d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Stor
         ));
     }
     let o = og * groups;
-    check_bias(OP, bias, o, &shapes())?;
+    let b = opt_param_vec(OP, "bias", bias, o, &shapes())?;
     let (s, p, op_, d) = (args.stride, args.padding, args.output_padding, args.dilation);
     for a in 0..2 {
         if op_[a] >= s[a] && op_[a] >= d[a] {
@@ -131,14 +131,13 @@ pub fn conv_transpose2d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Stor
     };
     let x = contiguous(input);
     let wt = contiguous(weight);
-    let b = bias.map(|b| b.to_vec());
     let out = if is_native::<T>() {
         core(&x, &wt, b.as_deref(), n, groups, &g)
     } else {
         let bf = b.as_deref().map(to_f32);
         from_f32(&core(&to_f32(&x), &to_f32(&wt), bf.as_deref(), n, groups, &g))
     };
-    Ok(owned(out, [n, o, g.oh, g.ow]))
+    Ok(owned_dim(out, &[n, o, g.oh, g.ow]))
 }
 
 struct TGeom {

@@ -1,124 +1,393 @@
-//! `linear`: `x @ weightᵀ + bias` as one strided GEMM.
+//! `linear`: `x @ weightᵀ + bias` as one strided GEMM per block of rows, the epilogue
+//! (residual, activation) applied to each block while it is in cache; the functional
+//! form and the prepared [`Linear`] layer.
 
-use super::util::{contiguous, from_f32, is_native, owned, to_f32};
-use crate::element::Float;
+use super::epilogue::{ActFloat, Activation, Epilogue};
+use super::norm_layer::BatchNorm2d;
+use super::param::{Param, opt_param_vec};
+use super::util::{cast_slice, cast_vec, contiguous, from_f32, owned, owned_dim, to_f32};
+use crate::element::{Float, Num};
 use crate::error::{Error, Result, fmt_shape};
-use crate::layout::{Dimension, Ix1, IxDyn};
+use crate::layout::{Dimension, Ix1, Ix2};
 use crate::linalg::gemm_kernels::{MatMut, MatRef, gemm_into};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 
 /// A fully connected layer (PyTorch's `linear`): `x` `(…, I)`, `weight` `(O, I)`,
-/// optional `bias` `(O,)`; the result is `(…, O)`. The weight is read through its
-/// strides (a transposed or sliced view is not copied). `Err` if `x` is 0-d, the weight
-/// is not 2-D, `I` differs, or the bias length is not `O`.
+/// optional `bias` of length `O` (any 1-D tensor or view, see [`Param`]); the result is
+/// `(…, O)`, of the input's rank type. The weight is read through its strides (a
+/// transposed or sliced view is not copied). `Err` if `x` is 0-d, the weight is not
+/// 2-D, `I` differs, or the bias is not 1-D of length `O`.
 ///
 /// ```
 /// use ferrotensor::prelude::*;
 /// let x = Tensor::from_vec(vec![1.0f32, 2.0], [1, 2])?;
 /// let w = Tensor::from_vec(vec![1.0, 0.0, 1.0, 1.0, 0.0, -1.0], [3, 2])?;
 /// let b = Tensor::from_vec(vec![0.5, 0.0, 0.0], [3])?;
-/// let y = ferrotensor::nn::linear(&x, &w, Some(&b))?;
-/// assert_eq!(y.shape(), &[1, 3]);
+/// let y: Tensor<f32, Ix2> = ferrotensor::nn::linear(&x, &w, Some(&b))?;
 /// assert_eq!(y.to_vec(), vec![1.5, 3.0, -2.0]);
 /// # Ok::<(), ferrotensor::Error>(())
 /// ```
 pub fn linear<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem = T>, D2: Dimension>(
     x: &TensorBase<S1, D1>,
     weight: &TensorBase<S2, D2>,
-    bias: Option<&Tensor<T, Ix1>>,
-) -> Result<Tensor<T, IxDyn>> {
+    bias: Option<&dyn Param<T>>,
+) -> Result<Tensor<T, D1>> {
     const OP: &str = "linear";
-    let shapes = || format!("input {}, weight {}", fmt_shape(x.shape()), fmt_shape(weight.shape()));
-    if x.ndim() == 0 || weight.ndim() != 2 {
-        return Err(Error::shape(
-            OP,
-            format!("expected input (..., I) and weight (O, I), got {}", shapes()),
-        ));
-    }
-    let (o, i) = (weight.shape()[0], weight.shape()[1]);
-    if x.shape()[x.ndim() - 1] != i {
-        return Err(Error::shape(
-            OP,
-            format!(
-                "input features {} differ from weight's {i} ({})",
-                x.shape()[x.ndim() - 1],
-                shapes()
-            ),
-        ));
-    }
-    if let Some(b) = bias
-        && b.size() != o
-    {
-        return Err(Error::shape(
-            OP,
-            format!(
-                "bias of shape {} does not match {o} output features ({})",
-                fmt_shape(b.shape()),
-                shapes()
-            ),
-        ));
-    }
-    let mut out_shape = x.shape().to_vec();
-    *out_shape.last_mut().unwrap() = o;
-    let m = x.size() / i.max(1);
-    let xs = contiguous(x);
-    let b = bias.map(|b| b.to_vec());
-    let out = if is_native::<T>() {
-        let ws = weight.strides();
-        // The weight view's layout was checked to lie in its buffer when it was built,
-        // so every (r, c) with r < o, c < i at `as_ptr + r·strides[0] + c·strides[1]` is
-        // readable; read as its transpose (i × o).
-        let wt = MatRef {
-            ptr: weight.as_ptr(),
-            rs: ws[1],
-            cs: ws[0],
-        };
-        // SAFETY: as just said; `xs` is the row-major m × i input.
-        unsafe { product(&xs, wt, b.as_deref(), m, o, i) }
-    } else {
-        // f16/bf16 through f32: one rounding of `bias + x @ weightᵀ`.
-        let w32 = to_f32(&contiguous(weight));
-        let wt = MatRef::row_major(&w32, 0, o, i).t();
-        let b32 = b.as_deref().map(to_f32);
-        // SAFETY: `wt` is the transpose of the row-major o × i copy `w32`.
-        from_f32(&unsafe { product(&to_f32(&xs), wt, b32.as_deref(), m, o, i) })
-    };
-    Ok(owned(out, out_shape))
+    let (o, _) = check_weight(OP, weight.shape())?;
+    check_features(OP, x.shape(), weight.shape())?;
+    let b = opt_param_vec(OP, "bias", bias, o, &shapes(x.shape(), weight.shape()))?;
+    Ok(run(x, weight, b.as_deref(), None, Activation::Identity))
 }
 
-/// `bias + xs @ wt` for the row-major `m × i` input `xs` and the `i × o` weight `wt`, as a
-/// row-major `m × o` vector (one GEMM accumulating onto the bias rows).
+fn shapes(x: &[usize], w: &[usize]) -> String {
+    format!("input {}, weight {}", fmt_shape(x), fmt_shape(w))
+}
+
+/// `(O, I)` of a 2-D weight.
+fn check_weight(op: &'static str, w: &[usize]) -> Result<(usize, usize)> {
+    match *w {
+        [o, i] => Ok((o, i)),
+        _ => Err(Error::shape(
+            op,
+            format!("expected a weight (O, I), got shape {}", fmt_shape(w)),
+        )),
+    }
+}
+
+/// `Err` unless `x` is `(…, I)` for the weight's `I`.
+fn check_features(op: &'static str, x: &[usize], w: &[usize]) -> Result<()> {
+    if x.is_empty() || x[x.len() - 1] != w[1] {
+        return Err(Error::shape(
+            op,
+            format!(
+                "expected an input (..., I) with the weight's I = {} ({})",
+                w[1],
+                shapes(x, w)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `act(x @ weightᵀ + bias + residual)` (shapes checked by the caller).
+fn run<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem = T>, D2: Dimension>(
+    x: &TensorBase<S1, D1>,
+    weight: &TensorBase<S2, D2>,
+    bias: Option<&[T]>,
+    residual: Option<&[T]>,
+    act: Activation,
+) -> Tensor<T, D1> {
+    let (o, i) = (weight.shape()[0], weight.shape()[1]);
+    let mut out_shape = x.shape().to_vec();
+    *out_shape.last_mut().expect("x is not 0-d") = o;
+    let m: usize = x.shape()[..x.ndim() - 1].iter().product();
+    let xs = contiguous(x);
+    let ws = weight.strides();
+    // The weight view's layout was checked to lie in its buffer when it was built, so
+    // every (r, c) with r < o, c < i at `as_ptr + r·strides[0] + c·strides[1]` is
+    // readable; read as its transpose (i × o).
+    let wt = MatRef {
+        ptr: weight.as_ptr(),
+        rs: ws[1],
+        cs: ws[0],
+    };
+    let out: Vec<T> = if let Some(x32) = cast_slice::<T, f32>(&xs) {
+        let c = |s: &[T]| cast_slice::<T, f32>(s).expect("T is f32").to_vec();
+        let (b, r) = (bias.map(c), residual.map(c));
+        let epi = Epilogue {
+            residual: r.as_deref(),
+            act,
+        };
+        // SAFETY: as said above; T is f32.
+        let out = unsafe { product(x32, wt.cast(), b.as_deref(), m, o, i, &epi) };
+        cast_vec(out).unwrap_or_else(|_| unreachable!("T is f32"))
+    } else if let Some(x64) = cast_slice::<T, f64>(&xs) {
+        let c = |s: &[T]| cast_slice::<T, f64>(s).expect("T is f64").to_vec();
+        let (b, r) = (bias.map(c), residual.map(c));
+        let epi = Epilogue {
+            residual: r.as_deref(),
+            act,
+        };
+        // SAFETY: as said above; T is f64.
+        let out = unsafe { product(x64, wt.cast(), b.as_deref(), m, o, i, &epi) };
+        cast_vec(out).unwrap_or_else(|_| unreachable!("T is f64"))
+    } else {
+        // f16/bf16 through f32: one rounding of the finished output.
+        let w32 = to_f32(&contiguous(weight));
+        let wt = MatRef::row_major(&w32, 0, o, i).t();
+        let (b, r) = (bias.map(to_f32), residual.map(to_f32));
+        let epi = Epilogue {
+            residual: r.as_deref(),
+            act,
+        };
+        // SAFETY: `wt` is the transpose of the row-major o × i copy `w32`.
+        from_f32(&unsafe { product(&to_f32(&xs), wt, b.as_deref(), m, o, i, &epi) })
+    };
+    owned_dim(out, &out_shape)
+}
+
+/// Rows of output per GEMM call, so that the epilogue finds each block in L2.
+const BLOCK_BYTES: usize = 1 << 19;
+
+/// `act(bias + xs @ wt + residual)` for the row-major `m × i` input `xs` and the `i × o`
+/// weight `wt`, as a row-major `m × o` vector: per block of rows, one GEMM accumulating
+/// onto the bias rows, then the epilogue on the block.
 ///
 /// # Safety
 /// `wt` is readable at every `(c, r)`, `c < i`, `r < o`.
-unsafe fn product<T: Float>(xs: &[T], wt: MatRef<T>, bias: Option<&[T]>, m: usize, o: usize, i: usize) -> Vec<T> {
-    let mut out = vec![T::zero(); m * o];
+unsafe fn product<F: ActFloat + Num>(
+    xs: &[F],
+    wt: MatRef<F>,
+    bias: Option<&[F]>,
+    m: usize,
+    o: usize,
+    i: usize,
+    epi: &Epilogue<F>,
+) -> Vec<F> {
+    let mut out = vec![F::zero(); m * o];
+    if m == 0 || o == 0 {
+        return out;
+    }
     if let Some(b) = bias {
-        for row in out.chunks_exact_mut(o.max(1)) {
-            row.copy_from_slice(&b[..row.len()]);
+        for row in out.chunks_exact_mut(o) {
+            row.copy_from_slice(&b[..o]);
         }
     }
-    if m > 0 && o > 0 {
-        let c = MatMut {
-            ptr: out.as_mut_ptr(),
-            rs: o as isize,
-            cs: 1,
-        };
-        // SAFETY: `out` is a fresh, initialised m × o row-major buffer; `xs` is m × i
-        // row-major (checked by `row_major`); `wt` is the caller's contract.
-        unsafe {
-            gemm_into(
-                bias.is_some(),
-                m,
-                o,
-                i,
-                MatRef::row_major(xs, 0, m, i),
-                wt,
-                c,
-                crate::threads::num_threads(),
-            )
-        };
+    let rows = if epi.is_identity() {
+        m
+    } else {
+        (BLOCK_BYTES / (o * size_of::<F>())).clamp(1, m)
+    };
+    for (bi, block) in out.chunks_mut(rows * o).enumerate() {
+        let r0 = bi * rows;
+        let mb = block.len() / o;
+        if i > 0 {
+            let c = MatMut {
+                ptr: block.as_mut_ptr(),
+                rs: o as isize,
+                cs: 1,
+            };
+            // SAFETY: `block` is an initialised mb × o row-major part of `out`; the
+            // rows r0.. of `xs` are mb × i row-major (checked by `row_major`); `wt` is
+            // the caller's contract.
+            unsafe {
+                gemm_into(
+                    bias.is_some(),
+                    mb,
+                    o,
+                    i,
+                    MatRef::row_major(xs, r0 * i, mb, i),
+                    wt,
+                    c,
+                    crate::threads::num_threads(),
+                )
+            };
+        }
+        epi.apply(block, r0 * o);
     }
     out
+}
+
+/// A prepared fully connected layer (PyTorch's `nn.Linear` in inference): the weights
+/// copied and checked once; the bias (which may hold a folded batch norm), a residual
+/// ([`Linear::forward_add`]) and an activation applied to each block of output rows in
+/// the pass that computes it.
+///
+/// ```
+/// use ferrotensor::prelude::*;
+/// use ferrotensor::nn::{Activation, Linear};
+/// let w = Tensor::from_vec(vec![1.0f32, -1.0, 2.0, 0.0], [2, 2])?;
+/// let fc = Linear::new(&w, None)?.with_activation(Activation::Relu);
+/// let x = Tensor::from_vec(vec![1.0f32, 3.0], [1, 2])?;
+/// assert_eq!(fc.forward(&x)?.to_vec(), vec![0.0, 2.0]);
+/// // Any view: the transposed weight of a (2, 2) tensor, and a 1-D input.
+/// let fct = Linear::new(&w.t(), None)?;
+/// assert_eq!(fct.forward(&Tensor::from_vec(vec![1.0f32, 0.0], [2])?)?.to_vec(), vec![1.0, -1.0]);
+/// # Ok::<(), ferrotensor::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Linear<T: Float> {
+    weight: Tensor<T, Ix2>,
+    bias: Option<Tensor<T, Ix1>>,
+    activation: Activation,
+}
+
+impl<T: Float> Linear<T> {
+    /// A layer from `weight` `(O, I)` (any view; copied) and an optional bias of length
+    /// `O`. `Err` for a weight that is not 2-D or a bias that is not 1-D of length `O`.
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// let w = Tensor::<f64, _>::zeros([3, 4]);
+    /// let fc = ferrotensor::nn::Linear::new(&w, None)?;
+    /// assert_eq!((fc.out_features(), fc.in_features()), (3, 4));
+    /// assert!(ferrotensor::nn::Linear::new(&w, Some(&Tensor::<f64, _>::zeros([4]))).is_err());
+    /// # Ok::<(), ferrotensor::Error>(())
+    /// ```
+    pub fn new<S: Storage<Elem = T>, D: Dimension>(
+        weight: &TensorBase<S, D>,
+        bias: Option<&dyn Param<T>>,
+    ) -> Result<Self> {
+        const OP: &str = "Linear::new";
+        let (o, i) = check_weight(OP, weight.shape())?;
+        let b = opt_param_vec(OP, "bias", bias, o, &format!("weight {}", fmt_shape(weight.shape())))?;
+        Ok(Linear {
+            weight: owned(contiguous(weight).into_owned(), [o, i]),
+            bias: b.map(|b| owned(b, [o])),
+            activation: Activation::Identity,
+        })
+    }
+
+    /// The layer with `activation` applied to its output.
+    pub fn with_activation(mut self, activation: Activation) -> Self {
+        self.activation = activation;
+        self
+    }
+
+    /// This layer followed by the inference-mode batch norm `bn` over its `O` output
+    /// features, as one layer (as [`super::Conv2d::fold_batch_norm`]). `Err` if `bn`'s
+    /// channels differ from `O` or the layer already has an activation.
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// use ferrotensor::nn::{BatchNorm2d, Linear};
+    /// let fc = Linear::new(&Tensor::from_vec(vec![2.0f64, 4.0], [2, 1])?, None)?;
+    /// let bn = BatchNorm2d::new(&Tensor::from_vec(vec![0.0, 1.0], [2])?, &Tensor::<f64, _>::ones([2]), None, None, 0.0)?;
+    /// let x = Tensor::from_vec(vec![1.0f64], [1, 1])?;
+    /// assert_eq!(fc.fold_batch_norm(&bn)?.forward(&x)?.to_vec(), vec![2.0, 3.0]);
+    /// # Ok::<(), ferrotensor::Error>(())
+    /// ```
+    pub fn fold_batch_norm(&self, bn: &BatchNorm2d<T>) -> Result<Self> {
+        const OP: &str = "Linear::fold_batch_norm";
+        let (o, i) = (self.out_features(), self.in_features());
+        if bn.num_features() != o {
+            return Err(Error::shape(
+                OP,
+                format!(
+                    "batch norm over {} features after a linear layer with {o} outputs (weight {})",
+                    bn.num_features(),
+                    fmt_shape(self.weight.shape())
+                ),
+            ));
+        }
+        if self.activation != Activation::Identity {
+            return Err(Error::value(
+                OP,
+                format!(
+                    "the layer applies {:?} before the batch norm; fold first, then add the activation",
+                    self.activation
+                ),
+            ));
+        }
+        let (scale, shift) = bn.scale_shift();
+        let ws = self.weight.as_slice().expect("row-major weight");
+        let w: Vec<T> = ws
+            .iter()
+            .enumerate()
+            .map(|(k, &v)| T::from_f64(Float::to_f64(v) * scale[k / i.max(1)]))
+            .collect();
+        let b: Vec<T> = (0..o)
+            .map(|c| {
+                let b0 = self.bias.as_ref().map_or(0.0, |b| Float::to_f64(b[[c]]));
+                T::from_f64(b0 * scale[c] + shift[c])
+            })
+            .collect();
+        Ok(Linear {
+            weight: owned(w, [o, i]),
+            bias: Some(owned(b, [o])),
+            activation: self.activation,
+        })
+    }
+
+    /// `activation(x @ weightᵀ + bias)` for `x` `(…, I)` (any layout and ownership), a
+    /// row-major `(…, O)` tensor of the input's rank type. `Err` if `x` is 0-d or its
+    /// last axis is not `I`.
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// let fc = ferrotensor::nn::Linear::new(&Tensor::<f32, _>::ones([2, 3]), None)?;
+    /// assert_eq!(fc.forward(&Tensor::<f32, _>::ones([4, 5, 3]))?.shape(), &[4, 5, 2]);
+    /// assert!(fc.forward(&Tensor::<f32, _>::ones([4, 2])).is_err());
+    /// # Ok::<(), ferrotensor::Error>(())
+    /// ```
+    pub fn forward<S: Storage<Elem = T>, D: Dimension>(&self, x: &TensorBase<S, D>) -> Result<Tensor<T, D>> {
+        check_features("Linear::forward", x.shape(), self.weight.shape())?;
+        Ok(run(x, &self.weight, self.bias_slice(), None, self.activation))
+    }
+
+    /// `activation(x @ weightᵀ + bias + residual)` with the residual (the output's
+    /// shape, any layout) added as each block is finished. `Err` as
+    /// [`Linear::forward`], or if the residual's shape is not the output's.
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// let fc = ferrotensor::nn::Linear::new(&Tensor::<f32, _>::ones([2, 1]), None)?;
+    /// let x = Tensor::from_vec(vec![1.0f32], [1, 1])?;
+    /// let r = Tensor::from_vec(vec![10.0f32, 20.0], [1, 2])?;
+    /// assert_eq!(fc.forward_add(&x, &r)?.to_vec(), vec![11.0, 21.0]);
+    /// # Ok::<(), ferrotensor::Error>(())
+    /// ```
+    pub fn forward_add<S: Storage<Elem = T>, D: Dimension, S2: Storage<Elem = T>, D2: Dimension>(
+        &self,
+        x: &TensorBase<S, D>,
+        residual: &TensorBase<S2, D2>,
+    ) -> Result<Tensor<T, D>> {
+        const OP: &str = "Linear::forward_add";
+        check_features(OP, x.shape(), self.weight.shape())?;
+        let mut want = x.shape().to_vec();
+        *want.last_mut().expect("checked: not 0-d") = self.out_features();
+        if residual.shape() != want.as_slice() {
+            return Err(Error::shape(
+                OP,
+                format!(
+                    "residual of shape {} differs from the output shape {} ({})",
+                    fmt_shape(residual.shape()),
+                    fmt_shape(&want),
+                    shapes(x.shape(), self.weight.shape())
+                ),
+            ));
+        }
+        let r = contiguous(residual);
+        Ok(run(x, &self.weight, self.bias_slice(), Some(&r), self.activation))
+    }
+
+    fn bias_slice(&self) -> Option<&[T]> {
+        self.bias.as_ref().map(|b| b.as_slice().expect("row-major bias"))
+    }
+
+    /// The weights `(O, I)` (after any folded batch norm).
+    pub fn weight(&self) -> &Tensor<T, Ix2> {
+        &self.weight
+    }
+
+    /// The bias (after any folded batch norm).
+    pub fn bias(&self) -> Option<&Tensor<T, Ix1>> {
+        self.bias.as_ref()
+    }
+
+    /// The activation applied to the output.
+    pub fn activation(&self) -> Activation {
+        self.activation
+    }
+
+    /// Input features `I`.
+    pub fn in_features(&self) -> usize {
+        self.weight.shape()[1]
+    }
+
+    /// Output features `O`.
+    pub fn out_features(&self) -> usize {
+        self.weight.shape()[0]
+    }
+}
+
+impl<T: Float> std::fmt::Debug for Linear<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Linear")
+            .field("weight", &self.weight.shape())
+            .field("bias", &self.bias.is_some())
+            .field("activation", &self.activation)
+            .finish()
+    }
 }

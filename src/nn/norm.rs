@@ -3,11 +3,14 @@
 //! Statistics are accumulated in `f64` (two passes: mean, then the centred variance),
 //! so `f32` and half-precision inputs lose nothing to cancellation.
 
-use super::util::{contiguous, owned, par_tasks};
+use super::epilogue::Activation;
+use super::norm_layer::{apply, scale_shift};
+use super::param::Param;
+use super::util::{contiguous, owned_dim, par_tasks};
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
 use crate::iter::SendPtr;
-use crate::layout::{Dimension, Ix1, IxDyn};
+use crate::layout::Dimension;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 
@@ -17,7 +20,7 @@ fn check_trailing<T: Float>(
     op: &'static str,
     shape: &[usize],
     normalized_shape: &[usize],
-    vecs: &[(&str, Option<&Tensor<T, Ix1>>)],
+    vecs: &[(&str, Option<&dyn Param<T>>)],
 ) -> Result<usize> {
     let k = normalized_shape.len();
     if k == 0 || k > shape.len() || shape[shape.len() - k..] != *normalized_shape {
@@ -32,7 +35,7 @@ fn check_trailing<T: Float>(
     }
     let n: usize = normalized_shape.iter().product();
     for (name, v) in vecs {
-        if let Some(v) = v
+        if let Some(v) = v.map(|v| v.param_view())
             && v.size() != n
         {
             return Err(Error::shape(
@@ -73,14 +76,15 @@ fn per_row<T: Float>(x: &[T], n: usize, f: impl Fn(usize, &[T], &mut [T]) + Sync
     out
 }
 
-fn vec_f64<T: Float>(v: Option<&Tensor<T, Ix1>>) -> Option<Vec<f64>> {
-    v.map(|v| v.iter().map(|&x| Float::to_f64(x)).collect())
+fn vec_f64<T: Float>(v: Option<&dyn Param<T>>) -> Option<Vec<f64>> {
+    v.map(|v| v.param_view().iter().map(|&x| Float::to_f64(x)).collect())
 }
 
 /// Layer normalisation over the trailing axes `normalized_shape` (PyTorch's
 /// `layer_norm`): `(x − mean) / sqrt(var + eps) · weight + bias`, with the biased
 /// variance. `weight` and `bias` hold the `prod(normalized_shape)` elements in row-major
-/// order. `Err` if `normalized_shape` does not end the input's shape or the affine
+/// order (any tensor or view with that many elements). The result has the input's rank
+/// type. `Err` if `normalized_shape` does not end the input's shape or the affine
 /// vectors have the wrong length.
 ///
 /// ```
@@ -94,10 +98,10 @@ fn vec_f64<T: Float>(v: Option<&Tensor<T, Ix1>>) -> Option<Vec<f64>> {
 pub fn layer_norm<T: Float, S: Storage<Elem = T>, D: Dimension>(
     x: &TensorBase<S, D>,
     normalized_shape: &[usize],
-    weight: Option<&Tensor<T, Ix1>>,
-    bias: Option<&Tensor<T, Ix1>>,
+    weight: Option<&dyn Param<T>>,
+    bias: Option<&dyn Param<T>>,
     eps: f64,
-) -> Result<Tensor<T, IxDyn>> {
+) -> Result<Tensor<T, D>> {
     let n = check_trailing(
         "layer_norm",
         x.shape(),
@@ -121,11 +125,11 @@ pub fn layer_norm<T: Float, S: Storage<Elem = T>, D: Dimension>(
             *o = T::from_f64(y);
         }
     });
-    Ok(owned(out, x.shape().to_vec()))
+    Ok(owned_dim(out, x.shape()))
 }
 
 /// RMS normalisation over the trailing axes `normalized_shape` (PyTorch's `rms_norm`):
-/// `x / sqrt(mean(x²) + eps) · weight`. `Err` as [`layer_norm`].
+/// `x / sqrt(mean(x²) + eps) · weight`, of the input's rank type. `Err` as [`layer_norm`].
 ///
 /// ```
 /// use ferrotensor::prelude::*;
@@ -138,9 +142,9 @@ pub fn layer_norm<T: Float, S: Storage<Elem = T>, D: Dimension>(
 pub fn rms_norm<T: Float, S: Storage<Elem = T>, D: Dimension>(
     x: &TensorBase<S, D>,
     normalized_shape: &[usize],
-    weight: Option<&Tensor<T, Ix1>>,
+    weight: Option<&dyn Param<T>>,
     eps: f64,
-) -> Result<Tensor<T, IxDyn>> {
+) -> Result<Tensor<T, D>> {
     let n = check_trailing("rms_norm", x.shape(), normalized_shape, &[("weight", weight)])?;
     let w = vec_f64(weight);
     let data = contiguous(x);
@@ -152,12 +156,15 @@ pub fn rms_norm<T: Float, S: Storage<Elem = T>, D: Dimension>(
             *o = T::from_f64(w.as_ref().map_or(y, |w| y * w[j]));
         }
     });
-    Ok(owned(out, x.shape().to_vec()))
+    Ok(owned_dim(out, x.shape()))
 }
 
 /// Batch normalisation in inference mode over axis 1 of `(N, C, …)`:
-/// `(x − running_mean[c]) / sqrt(running_var[c] + eps) · weight[c] + bias[c]`.
-/// `Err` if the input has fewer than 2 axes or a per-channel vector's length is not `C`.
+/// `(x − running_mean[c]) / sqrt(running_var[c] + eps) · weight[c] + bias[c]`, every
+/// parameter any 1-D tensor or view of length `C`. The result has the input's rank type.
+/// `Err` if the input has fewer than 2 axes or a parameter is not 1-D of length `C`.
+/// [`super::BatchNorm2d`] prepares the parameters once (and can be folded into a
+/// convolution).
 ///
 /// ```
 /// use ferrotensor::prelude::*;
@@ -170,12 +177,12 @@ pub fn rms_norm<T: Float, S: Storage<Elem = T>, D: Dimension>(
 /// ```
 pub fn batch_norm<T: Float, S: Storage<Elem = T>, D: Dimension>(
     x: &TensorBase<S, D>,
-    running_mean: &Tensor<T, Ix1>,
-    running_var: &Tensor<T, Ix1>,
-    weight: Option<&Tensor<T, Ix1>>,
-    bias: Option<&Tensor<T, Ix1>>,
+    running_mean: &dyn Param<T>,
+    running_var: &dyn Param<T>,
+    weight: Option<&dyn Param<T>>,
+    bias: Option<&dyn Param<T>>,
     eps: f64,
-) -> Result<Tensor<T, IxDyn>> {
+) -> Result<Tensor<T, D>> {
     const OP: &str = "batch_norm";
     let shape = x.shape();
     if shape.len() < 2 {
@@ -187,47 +194,7 @@ pub fn batch_norm<T: Float, S: Storage<Elem = T>, D: Dimension>(
             ),
         ));
     }
-    let c = shape[1];
-    let vecs = [
-        ("running_mean", Some(running_mean)),
-        ("running_var", Some(running_var)),
-        ("weight", weight),
-        ("bias", bias),
-    ];
-    for (name, v) in vecs {
-        if let Some(v) = v
-            && v.size() != c
-        {
-            return Err(Error::shape(
-                OP,
-                format!(
-                    "{name} of shape {} does not match the {c} channels of input {}",
-                    fmt_shape(v.shape()),
-                    fmt_shape(shape)
-                ),
-            ));
-        }
-    }
-    let (m, v) = (
-        vec_f64(Some(running_mean)).unwrap(),
-        vec_f64(Some(running_var)).unwrap(),
-    );
-    let (w, b) = (vec_f64(weight), vec_f64(bias));
-    let scale: Vec<f64> = (0..c)
-        .map(|i| w.as_ref().map_or(1.0, |w| w[i]) / (v[i] + eps).sqrt())
-        .collect();
-    let shift: Vec<f64> = (0..c)
-        .map(|i| b.as_ref().map_or(0.0, |b| b[i]) - m[i] * scale[i])
-        .collect();
-    let inner: usize = shape[2..].iter().product();
-    let data = contiguous(x);
-    // Rows of `inner` elements are the (n, c) pairs in order.
-    let out = per_row(&data, inner, |row, xr, or| {
-        let ch = row % c;
-        let (a, s) = (scale[ch], shift[ch]);
-        for (o, x) in or.iter_mut().zip(xr) {
-            *o = T::from_f64(Float::to_f64(*x) * a + s);
-        }
-    });
-    Ok(owned(out, shape.to_vec()))
+    let ctx = format!("input {}", fmt_shape(shape));
+    let (scale, shift) = scale_shift(OP, running_mean, running_var, weight, bias, eps, shape[1], &ctx)?;
+    Ok(apply(x, &scale, &shift, Activation::Identity))
 }

@@ -1,28 +1,177 @@
-//! Pooling over NCHW tensors: `max_pool2d`, `avg_pool2d`, `adaptive_avg_pool2d`.
-//!
-//! Each `(n, c)` plane is a task; each output row is built from whole input row
-//! segments (one strided pass per kernel tap), not one window at a time.
+//! Max and average pooling over NCHW tensors (PyTorch's `max_pool2d`, `avg_pool2d`):
+//! the argument structs, the output-size rule and the public functions. The kernels are
+//! in [`super::pool_kernel`] (vectorised, parallel over `N·C` planes), the returned
+//! indices and `max_unpool2d` in [`super::pool_indices`].
 
-use super::util::{
-    check_nonzero, contiguous, dims, from_f32, is_native, out_len, owned, par_tasks, to_f32, valid_range,
-};
+use super::pool_kernel::{Reduce, pool_planes};
+use super::util::{check_nonzero, contiguous, dims, owned_dim};
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
-use crate::iter::SendPtr;
-use crate::layout::{Dimension, Ix4};
+use crate::layout::Dimension;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 
-#[derive(Clone, Copy, PartialEq)]
-enum Kind {
-    Max,
-    Avg,
+/// Arguments of [`max_pool2d_with`] and [`super::max_pool2d_with_indices`] (PyTorch's
+/// `max_pool2d` keywords), each `[rows, cols]`. [`MaxPool2dArgs::new`] gives PyTorch's
+/// defaults: stride = kernel, padding 0, dilation 1, floor mode.
+///
+/// ```
+/// let a = ferrotensor::nn::MaxPool2dArgs { ceil_mode: true, ..ferrotensor::nn::MaxPool2dArgs::new([3, 3]) };
+/// assert_eq!((a.stride, a.padding, a.dilation), ([3, 3], [0, 0], [1, 1]));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MaxPool2dArgs {
+    /// Window size.
+    pub kernel: [usize; 2],
+    /// Step between windows.
+    pub stride: [usize; 2],
+    /// Implicit −∞ added on both sides (at most half the kernel).
+    pub padding: [usize; 2],
+    /// Spacing between the window's taps.
+    pub dilation: [usize; 2],
+    /// Round the output size up (windows may start in the right padding's place as long
+    /// as they start inside the input or the left padding).
+    pub ceil_mode: bool,
 }
 
-/// Max pooling (PyTorch's `max_pool2d`, floor mode): each output is the maximum of a
-/// `kernel` window moved by `stride` over the input padded with −∞ by `padding`.
-/// NaN propagates. `Err` for a non-4-D input, a zero kernel or stride, padding greater
-/// than half the kernel, or a kernel larger than the padded input.
+impl MaxPool2dArgs {
+    /// PyTorch's defaults for `kernel`: stride = kernel, padding 0, dilation 1, floor.
+    pub fn new(kernel: [usize; 2]) -> Self {
+        MaxPool2dArgs {
+            kernel,
+            stride: kernel,
+            padding: [0, 0],
+            dilation: [1, 1],
+            ceil_mode: false,
+        }
+    }
+}
+
+/// Arguments of [`avg_pool2d_with`] (PyTorch's `avg_pool2d` keywords).
+/// [`AvgPool2dArgs::new`] gives PyTorch's defaults: stride = kernel, padding 0, floor
+/// mode, padded zeros counted, no divisor override.
+///
+/// ```
+/// let a = ferrotensor::nn::AvgPool2dArgs { count_include_pad: false, ..ferrotensor::nn::AvgPool2dArgs::new([2, 2]) };
+/// assert_eq!(a.stride, [2, 2]);
+/// assert_eq!(a.divisor_override, None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AvgPool2dArgs {
+    /// Window size.
+    pub kernel: [usize; 2],
+    /// Step between windows.
+    pub stride: [usize; 2],
+    /// Implicit zeros added on both sides (at most half the kernel).
+    pub padding: [usize; 2],
+    /// Round the output size up (as [`MaxPool2dArgs::ceil_mode`]).
+    pub ceil_mode: bool,
+    /// Divide by the window's size including the padding (`true`, PyTorch's default)
+    /// or by the number of input elements in it.
+    pub count_include_pad: bool,
+    /// Divide every window by this instead.
+    pub divisor_override: Option<usize>,
+}
+
+impl AvgPool2dArgs {
+    /// PyTorch's defaults for `kernel`.
+    pub fn new(kernel: [usize; 2]) -> Self {
+        AvgPool2dArgs {
+            kernel,
+            stride: kernel,
+            padding: [0, 0],
+            ceil_mode: false,
+            count_include_pad: true,
+            divisor_override: None,
+        }
+    }
+}
+
+/// The geometry of one pooling call (after validation).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PoolGeom {
+    pub h: usize,
+    pub w: usize,
+    pub oh: usize,
+    pub ow: usize,
+    pub k: [usize; 2],
+    pub s: [usize; 2],
+    pub p: [usize; 2],
+    pub d: [usize; 2],
+}
+
+/// PyTorch's pooling output length: `⌊(L + 2p − d(k−1) − 1) / s⌋ + 1` (or `⌈…⌉` in ceil
+/// mode, then one less if the last window would start past the input and the left
+/// padding).
+fn pool_len(len: usize, k: usize, s: usize, p: usize, d: usize, ceil: bool) -> Option<usize> {
+    let span = d * (k - 1) + 1;
+    let padded = len + 2 * p;
+    if span > padded {
+        return None;
+    }
+    let num = padded - span;
+    let mut out = if ceil { num.div_ceil(s) } else { num / s } + 1;
+    if ceil && (out - 1) * s >= len + p {
+        out -= 1;
+    }
+    Some(out)
+}
+
+/// Checks `(N, C, H, W)` and the window; returns `(N·C, geometry)`.
+pub(crate) fn check_pool(
+    op: &'static str,
+    shape: &[usize],
+    k: [usize; 2],
+    s: [usize; 2],
+    p: [usize; 2],
+    d: [usize; 2],
+    ceil: bool,
+) -> Result<(usize, PoolGeom)> {
+    let [n, c, h, w] = dims::<4>(shape, op, "input (N, C, H, W)")?;
+    check_nonzero(op, "kernel size", &k)?;
+    check_nonzero(op, "stride", &s)?;
+    check_nonzero(op, "dilation", &d)?;
+    if p[0] > k[0] / 2 || p[1] > k[1] / 2 {
+        return Err(Error::value(
+            op,
+            format!(
+                "padding {p:?} must be at most half the kernel size {k:?} (input {})",
+                fmt_shape(shape)
+            ),
+        ));
+    }
+    let size = |i: usize, len: usize| {
+        pool_len(len, k[i], s[i], p[i], d[i], ceil).ok_or_else(|| {
+            Error::shape(
+                op,
+                format!(
+                    "kernel {k:?} with dilation {d:?} is larger than the padded input (input {}, padding {p:?})",
+                    fmt_shape(shape)
+                ),
+            )
+        })
+    };
+    let (oh, ow) = (size(0, h)?, size(1, w)?);
+    Ok((
+        n * c,
+        PoolGeom {
+            h,
+            w,
+            oh,
+            ow,
+            k,
+            s,
+            p,
+            d,
+        },
+    ))
+}
+
+/// Max pooling (PyTorch's `max_pool2d`, floor mode, dilation 1): each output is the
+/// maximum of a `kernel` window moved by `stride` over the input padded with −∞ by
+/// `padding`. NaN propagates. The result has the input's rank type. `Err` for a non-4-D
+/// input, a zero kernel or stride, padding greater than half the kernel, or a kernel
+/// larger than the padded input. [`max_pool2d_with`] takes dilation and ceil mode.
 ///
 /// ```
 /// use ferrotensor::prelude::*;
@@ -37,13 +186,53 @@ pub fn max_pool2d<T: Float, S: Storage<Elem = T>, D: Dimension>(
     kernel: [usize; 2],
     stride: [usize; 2],
     padding: [usize; 2],
-) -> Result<Tensor<T, Ix4>> {
-    pool(x, kernel, stride, padding, Kind::Max, "max_pool2d")
+) -> Result<Tensor<T, D>> {
+    let args = MaxPool2dArgs {
+        stride,
+        padding,
+        ..MaxPool2dArgs::new(kernel)
+    };
+    max_pool("max_pool2d", x, &args)
+}
+
+/// Max pooling with all of PyTorch's options ([`MaxPool2dArgs`]: dilation, ceil mode).
+/// `Err` as [`max_pool2d`], also for a zero dilation.
+///
+/// ```
+/// use ferrotensor::prelude::*;
+/// use ferrotensor::nn::{max_pool2d_with, MaxPool2dArgs};
+/// let x = Tensor::from_vec((0..25).map(|v| v as f32).collect(), [1, 1, 5, 5])?;
+/// // Ceil mode: a last, partial window per axis (3 outputs instead of 2).
+/// let y = max_pool2d_with(&x, &MaxPool2dArgs { ceil_mode: true, ..MaxPool2dArgs::new([2, 2]) })?;
+/// assert_eq!(y.to_vec(), vec![6., 8., 9., 16., 18., 19., 21., 23., 24.]);
+/// // Dilation 2: taps two apart.
+/// let z = max_pool2d_with(&x, &MaxPool2dArgs { dilation: [2, 2], stride: [1, 1], ..MaxPool2dArgs::new([2, 2]) })?;
+/// assert_eq!(z.shape(), &[1, 1, 3, 3]);
+/// assert_eq!(z[[0, 0, 0, 0]], 12.0);
+/// # Ok::<(), ferrotensor::Error>(())
+/// ```
+pub fn max_pool2d_with<T: Float, S: Storage<Elem = T>, D: Dimension>(
+    x: &TensorBase<S, D>,
+    args: &MaxPool2dArgs,
+) -> Result<Tensor<T, D>> {
+    max_pool("max_pool2d", x, args)
+}
+
+fn max_pool<T: Float, S: Storage<Elem = T>, D: Dimension>(
+    op: &'static str,
+    x: &TensorBase<S, D>,
+    a: &MaxPool2dArgs,
+) -> Result<Tensor<T, D>> {
+    let (planes, g) = check_pool(op, x.shape(), a.kernel, a.stride, a.padding, a.dilation, a.ceil_mode)?;
+    let data = contiguous(x);
+    let out = pool_planes(&data, planes, &g, Reduce::Max);
+    Ok(owned_dim(out, &[x.shape()[0], x.shape()[1], g.oh, g.ow]))
 }
 
 /// Average pooling (PyTorch's `avg_pool2d`, floor mode, `count_include_pad=True`): each
 /// output is the sum of a `kernel` window over the zero-padded input divided by
-/// `kH·kW`. `Err` as [`max_pool2d`].
+/// `kH·kW`. The result has the input's rank type. `Err` as [`max_pool2d`].
+/// [`avg_pool2d_with`] takes ceil mode, `count_include_pad` and a divisor override.
 ///
 /// ```
 /// use ferrotensor::prelude::*;
@@ -57,165 +246,69 @@ pub fn avg_pool2d<T: Float, S: Storage<Elem = T>, D: Dimension>(
     kernel: [usize; 2],
     stride: [usize; 2],
     padding: [usize; 2],
-) -> Result<Tensor<T, Ix4>> {
-    pool(x, kernel, stride, padding, Kind::Avg, "avg_pool2d")
-}
-
-fn pool<T: Float, S: Storage<Elem = T>, D: Dimension>(
-    x: &TensorBase<S, D>,
-    k: [usize; 2],
-    s: [usize; 2],
-    p: [usize; 2],
-    kind: Kind,
-    op: &'static str,
-) -> Result<Tensor<T, Ix4>> {
-    let [n, c, h, w] = dims::<4>(x.shape(), op, "input (N, C, H, W)")?;
-    check_nonzero(op, "kernel size", &k)?;
-    check_nonzero(op, "stride", &s)?;
-    if p[0] > k[0] / 2 || p[1] > k[1] / 2 {
-        return Err(Error::value(
-            op,
-            format!(
-                "padding {p:?} must be at most half the kernel size {k:?} (input {})",
-                fmt_shape(x.shape())
-            ),
-        ));
-    }
-    let shapes = format!("input {}, kernel {k:?}", fmt_shape(x.shape()));
-    let oh = out_len(op, h, k[0], s[0], p[0], 1, &shapes)?;
-    let ow = out_len(op, w, k[1], s[1], p[1], 1, &shapes)?;
-    let data = contiguous(x);
-    let g = PoolGeom { h, w, oh, ow, k, s, p };
-    let out = if kind == Kind::Max || is_native::<T>() {
-        pool_core(&data, n * c, &g, kind)
-    } else {
-        from_f32(&pool_core(&to_f32(&data), n * c, &g, kind))
+) -> Result<Tensor<T, D>> {
+    let args = AvgPool2dArgs {
+        stride,
+        padding,
+        ..AvgPool2dArgs::new(kernel)
     };
-    Ok(owned(out, [n, c, oh, ow]))
+    avg_pool("avg_pool2d", x, &args)
 }
 
-struct PoolGeom {
-    h: usize,
-    w: usize,
-    oh: usize,
-    ow: usize,
-    k: [usize; 2],
-    s: [usize; 2],
-    p: [usize; 2],
-}
-
-fn pool_core<T: Float>(x: &[T], planes: usize, g: &PoolGeom, kind: Kind) -> Vec<T> {
-    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
-    let mut out = vec![T::zero(); planes * ohw];
-    let optr = SendPtr(out.as_mut_ptr());
-    let init = if kind == Kind::Max {
-        T::neg_infinity()
-    } else {
-        T::zero()
-    };
-    let inv = T::one() / T::from_usize(g.k[0] * g.k[1]);
-    // Valid output columns per kernel column: iw = ow·s − p + kj ∈ [0, W).
-    let cols: Vec<(usize, usize)> = (0..g.k[1])
-        .map(|kj| valid_range(kj as isize - g.p[1] as isize, g.s[1], g.w, g.ow))
-        .collect();
-    par_tasks(
-        planes,
-        || (),
-        |_, pl| {
-            let xp = &x[pl * hw..(pl + 1) * hw];
-            // SAFETY: plane `pl` of `out`, written only by this task.
-            let op = unsafe { std::slice::from_raw_parts_mut(optr.get().add(pl * ohw), ohw) };
-            for (oh, orow) in op.chunks_exact_mut(g.ow).enumerate() {
-                orow.fill(init);
-                for ki in 0..g.k[0] {
-                    let ih = (oh * g.s[0] + ki) as isize - g.p[0] as isize;
-                    if ih < 0 || ih >= g.h as isize {
-                        continue;
-                    }
-                    let xrow = &xp[ih as usize * g.w..(ih as usize + 1) * g.w];
-                    for (kj, &(lo, hi)) in cols.iter().enumerate() {
-                        if lo >= hi {
-                            continue;
-                        }
-                        let first = lo * g.s[1] + kj - g.p[1];
-                        let src = xrow[first..].iter().step_by(g.s[1]);
-                        let dst = &mut orow[lo..hi];
-                        match kind {
-                            Kind::Max => {
-                                for (o, &v) in dst.iter_mut().zip(src) {
-                                    if v > *o || v.is_nan() {
-                                        *o = v;
-                                    }
-                                }
-                            }
-                            Kind::Avg => {
-                                for (o, &v) in dst.iter_mut().zip(src) {
-                                    *o = *o + v;
-                                }
-                            }
-                        }
-                    }
-                }
-                if kind == Kind::Avg {
-                    orow.iter_mut().for_each(|o| *o = *o * inv);
-                }
-            }
-        },
-    );
-    out
-}
-
-/// Adaptive average pooling (PyTorch's `adaptive_avg_pool2d`): output cell `(i, j)`
-/// averages input rows `floor(i·H/OH) .. ceil((i+1)·H/OH)` and the columns likewise.
-/// `Err` for a non-4-D input or an empty input plane with a nonempty output.
+/// Average pooling with all of PyTorch's options ([`AvgPool2dArgs`]). A window is
+/// divided by `divisor_override` if given, else by its size clipped to the padded input
+/// (`count_include_pad`) or by the number of input elements in it. `Err` as
+/// [`max_pool2d`], also for a zero divisor override.
 ///
 /// ```
 /// use ferrotensor::prelude::*;
-/// let x = Tensor::from_vec((1..=9).map(|v| v as f32).collect(), [1, 1, 3, 3])?;
-/// let y = ferrotensor::nn::adaptive_avg_pool2d(&x, [2, 2])?;
-/// assert_eq!(y.to_vec(), vec![3.0, 4.0, 6.0, 7.0]);
-/// let g = ferrotensor::nn::adaptive_avg_pool2d(&x, [1, 1])?;
-/// assert_eq!(g.to_vec(), vec![5.0]);
+/// use ferrotensor::nn::{avg_pool2d_with, AvgPool2dArgs};
+/// let x = Tensor::<f32, _>::ones([1, 1, 2, 2]);
+/// let a = AvgPool2dArgs { stride: [1, 1], padding: [1, 1], count_include_pad: false, ..AvgPool2dArgs::new([2, 2]) };
+/// assert_eq!(avg_pool2d_with(&x, &a)?.to_vec(), vec![1.0; 9]);
+/// let s = AvgPool2dArgs { divisor_override: Some(1), ..AvgPool2dArgs::new([2, 2]) };
+/// assert_eq!(avg_pool2d_with(&x, &s)?.to_vec(), vec![4.0]);
 /// # Ok::<(), ferrotensor::Error>(())
 /// ```
-pub fn adaptive_avg_pool2d<T: Float, S: Storage<Elem = T>, D: Dimension>(
+pub fn avg_pool2d_with<T: Float, S: Storage<Elem = T>, D: Dimension>(
     x: &TensorBase<S, D>,
-    output_size: [usize; 2],
-) -> Result<Tensor<T, Ix4>> {
-    const OP: &str = "adaptive_avg_pool2d";
-    let [n, c, h, w] = dims::<4>(x.shape(), OP, "input (N, C, H, W)")?;
-    let [oh, ow] = output_size;
-    if (h == 0 || w == 0) && oh * ow > 0 {
-        return Err(Error::shape(
-            OP,
-            format!(
-                "empty input plane {} for output size {output_size:?}",
-                fmt_shape(x.shape())
-            ),
-        ));
+    args: &AvgPool2dArgs,
+) -> Result<Tensor<T, D>> {
+    avg_pool("avg_pool2d", x, args)
+}
+
+fn avg_pool<T: Float, S: Storage<Elem = T>, D: Dimension>(
+    op: &'static str,
+    x: &TensorBase<S, D>,
+    a: &AvgPool2dArgs,
+) -> Result<Tensor<T, D>> {
+    let (planes, g) = check_pool(op, x.shape(), a.kernel, a.stride, a.padding, [1, 1], a.ceil_mode)?;
+    if a.divisor_override == Some(0) {
+        return Err(Error::value(op, "divisor_override must be nonzero"));
     }
     let data = contiguous(x);
-    let xs: Vec<f64> = data.iter().map(|&v| Float::to_f64(v)).collect();
-    let ranges = |o: usize, len: usize| -> Vec<(usize, usize)> {
-        (0..o).map(|i| (i * len / o, ((i + 1) * len).div_ceil(o))).collect()
+    let reduce = Reduce::Avg {
+        count_include_pad: a.count_include_pad,
+        divisor: a.divisor_override,
     };
-    let (rr, cr) = (ranges(oh, h), ranges(ow, w));
-    let mut out = vec![T::zero(); n * c * oh * ow];
-    let optr = SendPtr(out.as_mut_ptr());
-    par_tasks(
-        n * c,
-        || (),
-        |_, pl| {
-            let xp = &xs[pl * h * w..(pl + 1) * h * w];
-            // SAFETY: plane `pl` of `out`, written only by this task.
-            let op = unsafe { std::slice::from_raw_parts_mut(optr.get().add(pl * oh * ow), oh * ow) };
-            for (i, &(r0, r1)) in rr.iter().enumerate() {
-                for (j, &(c0, c1)) in cr.iter().enumerate() {
-                    let sum: f64 = (r0..r1).map(|r| xp[r * w + c0..r * w + c1].iter().sum::<f64>()).sum();
-                    op[i * ow + j] = T::from_f64(sum / ((r1 - r0) * (c1 - c0)) as f64);
-                }
-            }
-        },
-    );
-    Ok(owned(out, [n, c, oh, ow]))
+    let out = pool_planes(&data, planes, &g, reduce);
+    Ok(owned_dim(out, &[x.shape()[0], x.shape()[1], g.oh, g.ow]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pool_len;
+
+    #[test]
+    fn output_sizes_follow_pytorch() {
+        // Floor and ceil, with the rule that drops a window starting in the right padding.
+        assert_eq!(pool_len(112, 3, 2, 1, 1, false), Some(56));
+        assert_eq!(pool_len(5, 2, 2, 0, 1, false), Some(2));
+        assert_eq!(pool_len(5, 2, 2, 0, 1, true), Some(3));
+        assert_eq!(pool_len(6, 3, 3, 1, 1, true), Some(3)); // ⌈5/3⌉+1 = 3; start 6 ≥ 6+1? no
+        assert_eq!(pool_len(4, 2, 3, 1, 1, true), Some(2)); // ⌈4/3⌉+1 = 3, start 6 ≥ 5: 2
+        assert_eq!(pool_len(3, 5, 1, 1, 1, false), Some(1)); // padded 5 = span 5
+        assert_eq!(pool_len(2, 7, 1, 1, 1, false), None); // span 7 > padded 4
+        assert_eq!(pool_len(7, 3, 1, 0, 3, false), Some(1)); // dilated span 7
+    }
 }

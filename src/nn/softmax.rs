@@ -5,12 +5,12 @@
 //! place, one pass for the sum and one to scale. Along other axes the same passes run
 //! over blocks of columns. `f16`/`bf16` compute through `f32`.
 
-use super::util::{cast_slice, cast_vec, contiguous, from_f32, owned, par_tasks, split_at_axis, to_f32};
+use super::util::{cast_slice, cast_vec, contiguous, from_f32, owned_dim, par_tasks, split_at_axis, to_f32};
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
 use crate::iter::SendPtr;
 use crate::kernels::vmath::VMath;
-use crate::layout::{Dimension, IxDyn};
+use crate::layout::Dimension;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 
@@ -30,7 +30,7 @@ use crate::tensor::{Tensor, TensorBase};
 pub fn softmax<T: Float, S: Storage<Elem = T>, D: Dimension>(
     x: &TensorBase<S, D>,
     axis: isize,
-) -> Result<Tensor<T, IxDyn>> {
+) -> Result<Tensor<T, D>> {
     run(x, axis, false, "softmax")
 }
 
@@ -47,7 +47,7 @@ pub fn softmax<T: Float, S: Storage<Elem = T>, D: Dimension>(
 pub fn log_softmax<T: Float, S: Storage<Elem = T>, D: Dimension>(
     x: &TensorBase<S, D>,
     axis: isize,
-) -> Result<Tensor<T, IxDyn>> {
+) -> Result<Tensor<T, D>> {
     run(x, axis, true, "log_softmax")
 }
 
@@ -56,7 +56,7 @@ fn run<T: Float, S: Storage<Elem = T>, D: Dimension>(
     axis: isize,
     log: bool,
     op: &'static str,
-) -> Result<Tensor<T, IxDyn>> {
+) -> Result<Tensor<T, D>> {
     let ax = crate::layout::transform::normalize_axis(axis, x.ndim(), op)
         .map_err(|e| Error::axis(op, format!("{e} (input shape {})", fmt_shape(x.shape()))))?;
     let shape = x.shape().to_vec();
@@ -69,7 +69,7 @@ fn run<T: Float, S: Storage<Elem = T>, D: Dimension>(
     } else {
         from_f32(&compute(&to_f32(&data), outer, n, inner, log))
     };
-    Ok(owned(out, shape))
+    Ok(owned_dim(out, &shape))
 }
 
 /// Element types with vectorised row kernels.

@@ -4,11 +4,11 @@
 //! Source coordinates are computed in the element type (`f32` for `f32`, `f16` and
 //! `bf16`; `f64` for `f64`), as PyTorch's CPU kernels compute them in `opmath_t`.
 
-use super::util::{cast_slice, cast_vec, contiguous, dims, from_f32, owned, par_tasks, to_f32};
+use super::util::{cast_slice, cast_vec, contiguous, dims, from_f32, owned_dim, par_tasks, to_f32};
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
 use crate::iter::SendPtr;
-use crate::layout::{Dimension, Ix4};
+use crate::layout::Dimension;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 
@@ -55,7 +55,7 @@ impl From<[f64; 2]> for Resize {
 pub fn upsample_nearest2d<T: Float, S: Storage<Elem = T>, D: Dimension>(
     x: &TensorBase<S, D>,
     size: impl Into<Resize>,
-) -> Result<Tensor<T, Ix4>> {
+) -> Result<Tensor<T, D>> {
     run(x, size.into(), None, "upsample_nearest2d")
 }
 
@@ -77,7 +77,7 @@ pub fn upsample_bilinear2d<T: Float, S: Storage<Elem = T>, D: Dimension>(
     x: &TensorBase<S, D>,
     size: impl Into<Resize>,
     align_corners: bool,
-) -> Result<Tensor<T, Ix4>> {
+) -> Result<Tensor<T, D>> {
     run(x, size.into(), Some(align_corners), "upsample_bilinear2d")
 }
 
@@ -86,7 +86,7 @@ fn run<T: Float, S: Storage<Elem = T>, D: Dimension>(
     size: Resize,
     bilinear: Option<bool>,
     op: &'static str,
-) -> Result<Tensor<T, Ix4>> {
+) -> Result<Tensor<T, D>> {
     let [n, c, h, w] = dims::<4>(x.shape(), op, "input (N, C, H, W)")?;
     let (out, scales) = match size {
         Resize::Size(s) => (s, [None, None]),
@@ -130,7 +130,7 @@ fn run<T: Float, S: Storage<Elem = T>, D: Dimension>(
     } else {
         from_f32(&job.run(&to_f32(&data)))
     };
-    Ok(owned(res, [n, c, out[0], out[1]]))
+    Ok(owned_dim(res, &[n, c, out[0], out[1]]))
 }
 
 struct Job {

@@ -28,6 +28,13 @@ pub(crate) fn owned<T: Element, Sh: IntoShape>(data: Vec<T>, shape: Sh) -> Tenso
     Tensor::from_vec(data, shape).expect("nn: output buffer sized from its shape")
 }
 
+/// An owned row-major tensor of rank type `D` from a vector whose length matches
+/// `shape` (whose rank is `D`'s: the callers build it from an input of rank type `D`).
+pub(crate) fn owned_dim<T: Element, D: Dimension>(data: Vec<T>, shape: &[usize]) -> Tensor<T, D> {
+    let dim = D::from_dims(shape).expect("nn: output rank is the input's");
+    Tensor::owned_from(data, dim, crate::Order::RowMajor, "nn").expect("nn: output buffer sized from its shape")
+}
+
 /// True for the element types the GEMM and vectorised kernels take natively.
 pub(crate) fn is_native<T: 'static>() -> bool {
     TypeId::of::<T>() == TypeId::of::<f32>() || TypeId::of::<T>() == TypeId::of::<f64>()
@@ -143,6 +150,25 @@ pub(crate) fn par_chunks<E: Send>(data: &mut [E], f: impl Fn(&mut [E]) + Sync) {
     );
 }
 
+/// Runs `f(first_row, rows)` on consecutive runs of whole rows of `row` elements of
+/// `data`, in parallel above [`CHUNK`] elements.
+pub(crate) fn par_chunks_rows<E: Send>(data: &mut [E], row: usize, f: impl Fn(usize, &mut [E]) + Sync) {
+    let rows = data.len() / row.max(1);
+    let per = (CHUNK / row.max(1)).max(1);
+    let ptr = crate::iter::SendPtr(data.as_mut_ptr());
+    par_tasks(
+        rows.div_ceil(per),
+        || (),
+        |_, t| {
+            let (a, b) = (t * per, ((t + 1) * per).min(rows));
+            // SAFETY: rows a..b are inside `data` and no other task touches them.
+            f(a, unsafe {
+                std::slice::from_raw_parts_mut(ptr.get().add(a * row), (b - a) * row)
+            })
+        },
+    );
+}
+
 /// An owned row-major copy of `x` with the same rank type, transformed in place by the
 /// `f32` or `f64` kernel (other float types go through `f32`).
 pub(crate) fn map_float<T: Float, S: Storage<Elem = T>, D: Dimension>(
@@ -181,25 +207,4 @@ pub(crate) fn valid_range(off: isize, s: usize, limit: usize, count: usize) -> (
     let hi = if last < 0 { 0 } else { (last / s + 1) as usize };
     let lo = lo.min(count);
     (lo, hi.clamp(lo, count))
-}
-
-/// `Err` unless the optional bias has exactly `o` elements.
-pub(crate) fn check_bias<T: Element>(
-    op: &'static str,
-    bias: Option<&Tensor<T, crate::Ix1>>,
-    o: usize,
-    shapes: &str,
-) -> Result<()> {
-    if let Some(b) = bias
-        && b.shape() != [o]
-    {
-        return Err(Error::shape(
-            op,
-            format!(
-                "bias of shape {} does not match {o} output channels ({shapes})",
-                fmt_shape(b.shape())
-            ),
-        ));
-    }
-    Ok(())
 }

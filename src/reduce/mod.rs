@@ -165,7 +165,19 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             Some(id) => id,
             None => r.lift(self.buffer()[self.offset()]),
         };
-        let mut out = vec![seed; n_out];
+        // Fallible: an empty input axis can leave an output past isize::MAX bytes
+        // (`sum_axes(&[0])` of shape (0, 2³¹, 2³¹)), which is an Err, not an abort.
+        let mut out = Vec::new();
+        out.try_reserve_exact(n_out).map_err(|_| {
+            Error::alloc(
+                op,
+                format!(
+                    "cannot allocate the {n_out} outputs of reducing shape {}",
+                    fmt_shape(self.shape())
+                ),
+            )
+        })?;
+        out.resize(n_out, seed);
         let split = Split::new(self.shape(), self.strides(), self.offset(), &spec.mask, logical);
         split.run(r, self.buffer(), &mut out);
         Ok(out)

@@ -76,6 +76,10 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
 impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// A mutable reference to the element at `index`, `None` if out of range.
     ///
+    /// # Panics
+    /// If a copy-on-write or shared tensor must be copied first and the copy cannot be
+    /// allocated.
+    ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let mut a = Tensor::<i32, _>::zeros([2, 2]);
@@ -83,6 +87,7 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(a.to_vec(), vec![0, 5, 0, 0]);
     /// assert!(a.get_mut([0, 2]).is_none());
     /// ```
+    #[track_caller]
     pub fn get_mut<I: AsRef<[usize]>>(&mut self, index: I) -> Option<&mut T> {
         self.storage.make_unique(&mut self.layout);
         let o = self.layout.ravel_opt(index.as_ref())?;
@@ -107,12 +112,16 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
 
     /// Iterator over mutable references in logical row-major order.
     ///
+    /// # Panics
+    /// As [`TensorBase::get_mut`].
+    ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let mut a = Tensor::<i32, _>::zeros([3]);
     /// a.iter_mut().enumerate().for_each(|(i, x)| *x = i as i32);
     /// assert_eq!(a.to_vec(), vec![0, 1, 2]);
     /// ```
+    #[track_caller]
     pub fn iter_mut(&mut self) -> IterMut<'_, T> {
         self.storage.make_unique(&mut self.layout);
         let (shape, strides, off) = (
@@ -124,6 +133,11 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
     }
 }
 
+/// `a[[i, j]]`: the element at an index.
+///
+/// # Panics
+/// If the index has the wrong rank or is out of range ([`TensorBase::get`] returns
+/// `None` instead); the message names the index and the shape.
 impl<T: Element, S: Storage<Elem = T>, D: Dimension, const N: usize> Index<[usize; N]> for TensorBase<S, D> {
     type Output = T;
     /// The element at `index` (`a[[i, j]]`).
@@ -142,6 +156,11 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension, const N: usize> Index<[usiz
     }
 }
 
+/// `a[[i, j]] = x`: the element at an index, writable.
+///
+/// # Panics
+/// If the index has the wrong rank or is out of range ([`TensorBase::get_mut`] returns
+/// `None` instead); the message names the index and the shape.
 impl<T: Element, S: StorageMut<Elem = T>, D: Dimension, const N: usize> IndexMut<[usize; N]> for TensorBase<S, D> {
     /// The element at `index`, writable (`a[[i, j]] = v`).
     ///
@@ -159,6 +178,10 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension, const N: usize> IndexMut
     }
 }
 
+/// `a[&idx[..]]`: the element at an index given as a slice.
+///
+/// # Panics
+/// As the array index.
 impl<T: Element, S: Storage<Elem = T>, D: Dimension> Index<&[usize]> for TensorBase<S, D> {
     type Output = T;
     /// The element at a dynamic-rank `index` (`a[&idx[..]]`).
@@ -177,6 +200,10 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> Index<&[usize]> for TensorB
     }
 }
 
+/// `a[&idx[..]] = x`: the element at an index given as a slice, writable.
+///
+/// # Panics
+/// As the array index.
 impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> IndexMut<&[usize]> for TensorBase<S, D> {
     /// The element at a dynamic-rank `index`, writable.
     ///

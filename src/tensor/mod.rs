@@ -16,6 +16,8 @@ mod fmt;
 mod operand;
 mod select;
 mod shared;
+#[cfg(test)]
+mod tests;
 mod views;
 mod views_axes;
 mod views_reshape;

@@ -213,8 +213,16 @@ fn binary_with_broadcasting_and_scalars() {
                 &va.minimum(&vb1).unwrap(),
                 &format!("minimum {what}"),
             );
-            assert_same(&host(&ga.lt(&gb1)), &va.lt(&vb1), &format!("lt {what}"));
-            assert_same(&host(&ga.ge(&gb1)), &va.ge(&vb1), &format!("ge {what}"));
+            assert_same(
+                &host(&ga.lt(&gb1).unwrap()),
+                &va.lt(&vb1).unwrap(),
+                &format!("lt {what}"),
+            );
+            assert_same(
+                &host(&ga.ge(&gb1).unwrap()),
+                &va.ge(&vb1).unwrap(),
+                &format!("ge {what}"),
+            );
             // Scalars on either side keep the tensor's rank type.
             assert_close_f32(
                 &host(&(&ga * 2.5)),
@@ -227,8 +235,8 @@ fn binary_with_broadcasting_and_scalars() {
                 &format!("scalar sub {what}"),
             );
             assert_same(
-                &host(&ga.gt(0.5f32)),
-                &va.gt(&Tensor::scalar(0.5f32)),
+                &host(&ga.gt(0.5f32).unwrap()),
+                &va.gt(0.5f32).unwrap(),
                 &format!("scalar gt {what}"),
             );
         }
@@ -269,12 +277,12 @@ fn binary_nan_inf_zero_as_cpu() {
         "minimum",
     );
     for (name, got, want) in [
-        ("eq", host(&ga.eq(&gb)), a.eq(&b)),
-        ("ne", host(&ga.ne(&gb)), a.ne(&b)),
-        ("lt", host(&ga.lt(&gb)), a.lt(&b)),
-        ("le", host(&ga.le(&gb)), a.le(&b)),
-        ("gt", host(&ga.gt(&gb)), a.gt(&b)),
-        ("ge", host(&ga.ge(&gb)), a.ge(&b)),
+        ("eq", host(&ga.eq(&gb).unwrap()), a.eq(&b).unwrap()),
+        ("ne", host(&ga.ne(&gb).unwrap()), a.ne(&b).unwrap()),
+        ("lt", host(&ga.lt(&gb).unwrap()), a.lt(&b).unwrap()),
+        ("le", host(&ga.le(&gb).unwrap()), a.le(&b).unwrap()),
+        ("gt", host(&ga.gt(&gb).unwrap()), a.gt(&b).unwrap()),
+        ("ge", host(&ga.ge(&gb).unwrap()), a.ge(&b).unwrap()),
     ] {
         assert_same(&got, &want, name);
     }
@@ -443,4 +451,62 @@ fn more_workgroups_than_one_dispatch_dimension() {
     assert_eq!(got.to_vec(), want.to_vec());
     let s = host(&(&g + &g).sum().unwrap()).to_vec()[0];
     assert_eq!(s, (&t + &t).sum());
+}
+
+#[test]
+fn fallibility_as_cpu() {
+    let Some(dev) = device() else { return };
+    let a = Tensor::from_vec(vec![1, 2, 3], [3]).unwrap();
+    let z = Tensor::<i32, _>::zeros([2]);
+    let (ga, gz) = (a.to_device(&dev).unwrap(), z.to_device(&dev).unwrap());
+    // Named operations: Err with the CPU's message (a shape mismatch is reported before
+    // a zero divisor, as on the CPU).
+    for (name, got, want) in [
+        ("eq", ga.eq(&gz).map(|_| ()), a.eq(&z).map(|_| ())),
+        ("ge", ga.ge(&gz).map(|_| ()), a.ge(&z).map(|_| ())),
+        (
+            "maximum",
+            ga.maximum(&gz).map(|_| ()),
+            a.maximum(&z).map(|_| ()),
+        ),
+        (
+            "try_div",
+            ga.try_div(&gz).map(|_| ()),
+            a.try_div(&z).map(|_| ()),
+        ),
+        (
+            "try_sub",
+            ga.try_sub(gz.clone()).map(|_| ()),
+            a.try_sub(z.clone()).map(|_| ()),
+        ),
+    ] {
+        assert_eq!(
+            got.unwrap_err().to_string(),
+            want.unwrap_err().to_string(),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        ga.try_div(0).unwrap_err().to_string(),
+        a.try_div(0).unwrap_err().to_string()
+    );
+    // Operators: panic with the same message.
+    let msg = |r: std::thread::Result<()>| {
+        let p = r.unwrap_err();
+        p.downcast_ref::<String>().cloned().unwrap_or_default()
+    };
+    let want = a.try_add(&z).unwrap_err().to_string();
+    let got = msg(std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+        || {
+            let _ = &ga + &gz;
+        },
+    )));
+    assert_eq!(got, want);
+    let want = a.try_div(0).unwrap_err().to_string();
+    let got = msg(std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+        || {
+            let _ = &ga / 0;
+        },
+    )));
+    assert_eq!(got, want);
 }

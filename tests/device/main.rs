@@ -7,6 +7,7 @@
 mod common;
 mod elementwise;
 mod matmul;
+mod rank_types;
 mod reduce;
 mod softmax_conv;
 mod transfer_views;

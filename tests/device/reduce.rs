@@ -71,8 +71,36 @@ fn sum_mean_max_min_over_any_axes() {
                     }
                 }
                 if let Some(&a) = axes.first() {
+                    let what = format!("single axis {} axis {a} seed {seed}", case.name);
+                    assert_close(
+                        &host(&g.sum_axis(a).unwrap()),
+                        &cpu.sum_axis(a).unwrap(),
+                        1e-5,
+                        1e-5,
+                        &what,
+                    );
+                    assert_close(
+                        &host(&g.mean_axis(a).unwrap()),
+                        &cpu.mean_axis(a).unwrap(),
+                        1e-5,
+                        1e-6,
+                        &what,
+                    );
+                    assert_same(
+                        &host(&gi.sum_axis(a).unwrap()),
+                        &ci.sum_axis(a).unwrap(),
+                        &what,
+                    );
+                    match (cpu.max_axis(a), g.max_axis(a)) {
+                        (Ok(c), Ok(d)) => assert_same(&host(&d), &c, &what),
+                        (Err(c), Err(d)) => assert_eq!(c.to_string(), d.to_string(), "{what}"),
+                        (c, d) => panic!("{what}: cpu {c:?} device {d:?}"),
+                    }
+                    if let Ok(c) = ci.min_axis(a) {
+                        assert_same(&host(&gi.min_axis(a).unwrap()), &c, &what);
+                    }
                     let what = format!("argmax {} axis {a}", case.name);
-                    match (cpu.argmax_axis(a, false), g.argmax_axis(a, false)) {
+                    match (cpu.argmax_axis(a), g.argmax_axis(a)) {
                         (Ok(c), Ok(d)) => assert_eq!(
                             host(&d).to_vec(),
                             c.to_vec().iter().map(|&x| x as u32).collect::<Vec<_>>(),
@@ -81,8 +109,8 @@ fn sum_mean_max_min_over_any_axes() {
                         (Err(c), Err(d)) => assert_eq!(c.to_string(), d.to_string(), "{what}"),
                         (c, d) => panic!("{what}: cpu {c:?} device {d:?}"),
                     }
-                    if let Ok(c) = ci.argmin_axis(a, true) {
-                        let d = host(&gi.argmin_axis(a, true).unwrap());
+                    if let Ok(c) = ci.argmin_axis(a) {
+                        let d = host(&gi.argmin_axis(a).unwrap());
                         assert_eq!(d.shape(), c.shape());
                         assert_eq!(
                             d.to_vec(),
@@ -126,9 +154,9 @@ fn nan_ties_and_empty_as_cpu() {
         0.0,
         "sum NaN",
     );
-    let am = t.argmax_axis(1, false).unwrap().to_vec();
+    let am = t.argmax_axis(1).unwrap().to_vec();
     assert_eq!(
-        host(&g.argmax_axis(1, false).unwrap()).to_vec(),
+        host(&g.argmax_axis(1).unwrap()).to_vec(),
         am.iter().map(|&x| x as u32).collect::<Vec<_>>()
     );
     assert_eq!(
@@ -215,14 +243,14 @@ fn long_and_wide_reductions() {
         "long max",
     );
     let am: Vec<u32> = cpu
-        .argmin_axis(1, false)
+        .argmin_axis(1)
         .unwrap()
         .to_vec()
         .iter()
         .map(|&x| x as u32)
         .collect();
     assert_eq!(
-        host(&gv.argmin_axis(1, false).unwrap()).to_vec(),
+        host(&gv.argmin_axis(1).unwrap()).to_vec(),
         am,
         "long argmin over partials"
     );
@@ -235,14 +263,14 @@ fn long_and_wide_reductions() {
         "wide sum",
     );
     let am: Vec<u32> = wide
-        .argmax_axis(0, false)
+        .argmax_axis(0)
         .unwrap()
         .to_vec()
         .iter()
         .map(|&x| x as u32)
         .collect();
     assert_eq!(
-        host(&gw.argmax_axis(0, false).unwrap()).to_vec(),
+        host(&gw.argmax_axis(0).unwrap()).to_vec(),
         am,
         "wide argmax"
     );

@@ -261,11 +261,19 @@ fn errors_name_the_operation_shapes_and_devices() {
     assert!(e.starts_with("exp: out of device memory"), "{e}");
 }
 
-fn pipeline<B: Backend>(dev: &B, x: &Tensor<f32, Ix2>) -> ferrotensor::Result<Tensor<f32, IxDyn>> {
+/// Rank types are kept in generic code as on the CPU: `matmul` of `Ix2` is `Ix2`,
+/// `sum_axis` of `Ix2` is `Ix1`.
+fn pipeline<B: Backend>(
+    dev: &B,
+    x: &Tensor<f32, Ix2>,
+) -> ferrotensor::Result<(Tensor<f32, Ix1>, Tensor<f32, IxDyn>)> {
     let g = dev.upload(x)?;
     let p = g.matmul(&g.t())?.softmax(-1)?;
     let q = p.try_add(&p)?.tanh().exp();
-    q.sum_axes(&[1], false)?.to_host()
+    Ok((
+        q.sum_axis(1)?.to_host()?,
+        q.mean_axes(&[0], true)?.to_host()?,
+    ))
 }
 
 #[test]
@@ -275,6 +283,20 @@ fn one_generic_function_runs_on_either_backend() {
     let x = randf(&mut r, &[9, 13]).into_dim::<Ix2>().unwrap();
     let on_cpu = pipeline(&Cpu, &x).unwrap();
     let on_gpu = pipeline(&dev, &x).unwrap();
-    assert_close(&on_gpu, &on_cpu, 1e-5, 1e-5, "same code, both devices");
+    assert_eq!(on_gpu.0.shape(), &[9]);
+    assert_close(
+        &on_gpu.0.into_dyn(),
+        &on_cpu.0.into_dyn(),
+        1e-5,
+        1e-5,
+        "same code, both devices: sum_axis",
+    );
+    assert_close(
+        &on_gpu.1,
+        &on_cpu.1,
+        1e-5,
+        1e-5,
+        "same code, both devices: mean_axes",
+    );
     assert!(Backend::name(&dev).contains("wgpu:"));
 }

@@ -1,0 +1,392 @@
+//! The convolution micro-kernels: one block of
+//! `out[r][j] = bias[r] + Σₖ w[k][r] · x[offset[k] + j]`, rows `r` (output channels) by
+//! consecutive positions `j`, for every path that reduces to that form: the direct
+//! convolution (offsets = kernel taps in the phase-split input, see
+//! [`super::conv_phase`]) and the Winograd products (offsets = input channels of the
+//! transformed tile block, see [`super::winograd`]).
+//!
+//! Weights come packed ([`pack_weights`]) in panels of [`MR`] rows, tap-major, so each
+//! tap's weights for a panel are `MR` consecutive floats. A block covers one or more
+//! panels: each level has a *wide* shape (few rows, many positions) and a *narrow* one
+//! (more rows, one vector of positions, for short rows of small images). Every shape keeps
+//! 12 (AVX2) or 24 (AVX-512) accumulators in registers: per tap the kernel loads the
+//! position vectors once and multiplies them by one broadcast weight per row.
+//!
+//! The portable kernel computes the same blocks with the same indexing; without AVX2 it
+//! is the fallback, and under Miri it checks the indexing of every caller.
+
+/// Rows of a packed weight panel.
+pub(crate) const MR: usize = 8;
+
+/// The weights of one group (`og × k`, row-major) as `ceil(og / MR)` panels, each
+/// `k × MR` (tap-major, so the kernel reads them in order); rows past `og` are zero.
+pub(crate) fn pack_weights(w: &[f32], og: usize, k: usize) -> Vec<f32> {
+    let blocks = og.div_ceil(MR);
+    let mut p = vec![0.0; blocks * k * MR];
+    for (o, row) in w[..og * k].chunks_exact(k.max(1)).enumerate() {
+        let panel = &mut p[o / MR * k * MR..][..k * MR];
+        for (kk, &v) in row.iter().enumerate() {
+            panel[kk * MR + o % MR] = v;
+        }
+    }
+    p
+}
+
+/// The instruction set the kernels run with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Level {
+    /// Plain Rust (any CPU; Miri).
+    Portable,
+    /// AVX2 + FMA, 256-bit vectors.
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    /// AVX-512F, 512-bit vectors.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+/// One block shape: `panels · MR` rows by `width` positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Shape {
+    pub panels: usize,
+    pub width: usize,
+}
+
+impl Shape {
+    /// Rows of the block.
+    pub fn rows(self) -> usize {
+        self.panels * MR
+    }
+}
+
+impl Level {
+    /// The best level this CPU runs (never a SIMD one under Miri), capped by the
+    /// environment variable `FERROTENSOR_MAX_ISA` (`avx512`, `avx2` or `portable`; read
+    /// once), which exists to test and measure the narrower paths on a wider CPU.
+    pub fn detect() -> Self {
+        static LEVEL: std::sync::OnceLock<Level> = std::sync::OnceLock::new();
+        *LEVEL.get_or_init(|| {
+            let cap = std::env::var("FERROTENSOR_MAX_ISA").unwrap_or_default();
+            Self::best().min_with(&cap)
+        })
+    }
+
+    fn best() -> Self {
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        {
+            if is_x86_feature_detected!("avx512f") {
+                return Level::Avx512;
+            }
+            if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+                return Level::Avx2;
+            }
+        }
+        Level::Portable
+    }
+
+    /// `self`, or the narrower level named by `cap`.
+    fn min_with(self, cap: &str) -> Self {
+        match (self, cap.trim().to_ascii_lowercase().as_str()) {
+            (_, "portable" | "scalar") => Level::Portable,
+            #[cfg(target_arch = "x86_64")]
+            (Level::Avx512, "avx2") => Level::Avx2,
+            (l, _) => l,
+        }
+    }
+
+    /// Every level this CPU runs, widest first (for tests).
+    #[cfg(test)]
+    pub fn all_available() -> Vec<Self> {
+        let mut v = Vec::new();
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        {
+            if is_x86_feature_detected!("avx512f") {
+                v.push(Level::Avx512);
+            }
+            if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+                v.push(Level::Avx2);
+            }
+        }
+        v.push(Level::Portable);
+        v
+    }
+
+    /// The wide block shape (rows of images, long runs of positions).
+    pub fn wide(self) -> Shape {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => Shape { panels: 1, width: 48 },
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => Shape { panels: 1, width: 24 },
+            Level::Portable => Shape { panels: 1, width: 16 },
+        }
+    }
+
+    /// The narrow block shape (one vector of positions, more rows), or the wide one
+    /// when the level has no narrower shape worth using.
+    pub fn narrow(self) -> Shape {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => Shape { panels: 3, width: 16 },
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => Shape { panels: 1, width: 8 },
+            Level::Portable => Shape { panels: 1, width: 8 },
+        }
+    }
+
+    /// The width positions are padded to so that any block may read a whole vector.
+    pub fn max_width(self) -> usize {
+        self.wide().width.max(self.narrow().width)
+    }
+
+    /// One block of `shape`: `out[r·out_rs + j] = bias[r] + Σₖ w(k, r) · x[base + offsets[k] + j]`
+    /// for `r < shape.rows()`, `j < shape.width`, where `w(k, r)` is
+    /// `panels[(r / MR)·panel_stride + k·MR + r % MR]` (zero bias without `bias`).
+    ///
+    /// Panics unless every read and write is inside its slice: `x` up to
+    /// `base + max(offsets) + width`, `panels` up to the last row's last tap, `out` up to
+    /// the last row's `width` elements, `bias` (if any) `rows` long.
+    #[allow(clippy::too_many_arguments)]
+    pub fn block(
+        self,
+        shape: Shape,
+        panels: &[f32],
+        panel_stride: usize,
+        x: &[f32],
+        base: usize,
+        offsets: &Offsets,
+        bias: Option<&[f32]>,
+        out: &mut [f32],
+        out_rs: usize,
+    ) {
+        let (rows, width, k) = (shape.rows(), shape.width, offsets.len());
+        assert!(
+            base + offsets.max() + width <= x.len()
+                && (k == 0 || (shape.panels - 1) * panel_stride + k * MR <= panels.len())
+                && (rows - 1) * out_rs + width <= out.len()
+                && out_rs >= width
+                && bias.is_none_or(|b| b.len() >= rows),
+            "conv block: operand outside its buffer"
+        );
+        let (w, xp, op) = (panels.as_ptr(), x[base..].as_ptr(), out.as_mut_ptr());
+        let bp = bias.map_or(std::ptr::null(), |b| b.as_ptr());
+        let offs = offsets.as_slice();
+        match (self, shape.panels, shape.width) {
+            // SAFETY (x86 arms): `detect`/`all_available` saw the arm's features; every
+            // read and write is inside its slice (asserted above, with offsets ≤ max).
+            #[cfg(target_arch = "x86_64")]
+            (Level::Avx512, 1, 48) => unsafe { x86::block512::<8, 3>(w, panel_stride, xp, offs, bp, op, out_rs) },
+            #[cfg(target_arch = "x86_64")]
+            (Level::Avx512, 3, 16) => unsafe { x86::block512::<24, 1>(w, panel_stride, xp, offs, bp, op, out_rs) },
+            #[cfg(target_arch = "x86_64")]
+            (Level::Avx512, 2, 16) => unsafe { x86::block512::<16, 1>(w, panel_stride, xp, offs, bp, op, out_rs) },
+            #[cfg(target_arch = "x86_64")]
+            (Level::Avx512, 1, 16) => unsafe { x86::block512::<8, 1>(w, panel_stride, xp, offs, bp, op, out_rs) },
+            #[cfg(target_arch = "x86_64")]
+            (Level::Avx2, 1, 24) => unsafe {
+                x86::block256::<4, 3>(w, panel_stride, xp, offs, bp, op, out_rs);
+                let bp4 = if bp.is_null() { bp } else { bp.add(4) };
+                x86::block256::<4, 3>(w.add(4), panel_stride, xp, offs, bp4, op.add(4 * out_rs), out_rs);
+            },
+            #[cfg(target_arch = "x86_64")]
+            (Level::Avx2, 1, 8) => unsafe { x86::block256::<8, 1>(w, panel_stride, xp, offs, bp, op, out_rs) },
+            _ => block_portable(shape, panels, panel_stride, &x[base..], offs, bias, out, out_rs),
+        }
+    }
+}
+
+/// How a run of `virt` positions is covered: wide blocks up to `wide_end`, then
+/// narrow ones up to the end (when the tail is shorter than a wide block).
+pub(crate) struct Sweep {
+    pub wide: Shape,
+    pub narrow: Shape,
+    pub wide_end: usize,
+    pub virt: usize,
+}
+
+impl Sweep {
+    pub fn new(level: Level, virt: usize) -> Self {
+        let (wide, narrow) = (level.wide(), level.narrow());
+        let full = virt / wide.width * wide.width;
+        let tail = virt - full;
+        let wide_end = if tail == 0 || tail.div_ceil(narrow.width) * narrow.width < wide.width {
+            full
+        } else {
+            full + wide.width
+        };
+        Sweep {
+            wide,
+            narrow,
+            wide_end,
+            virt,
+        }
+    }
+    pub fn wide_starts(&self) -> std::iter::StepBy<std::ops::Range<usize>> {
+        (0..self.wide_end).step_by(self.wide.width)
+    }
+    /// The end of the last block: positions up to it are computed.
+    pub fn end(&self) -> usize {
+        if self.virt > self.wide_end {
+            self.wide_end + (self.virt - self.wide_end).div_ceil(self.narrow.width) * self.narrow.width
+        } else {
+            self.wide_end
+        }
+    }
+    pub fn narrow_starts(&self) -> std::iter::StepBy<std::ops::Range<usize>> {
+        (self.wide_end..self.virt.max(self.wide_end)).step_by(self.narrow.width)
+    }
+}
+
+/// Where each tap's run starts, with the largest start (kept together so the kernel's
+/// bounds check is one comparison).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Offsets {
+    offsets: Vec<usize>,
+    max: usize,
+}
+
+impl Offsets {
+    pub fn new(offsets: Vec<usize>) -> Self {
+        let max = offsets.iter().copied().max().unwrap_or(0);
+        Offsets { offsets, max }
+    }
+    /// `k` taps at `0, stride, 2·stride, …` (rows of a row-major `k × stride` matrix).
+    pub fn strided(k: usize, stride: usize) -> Self {
+        Self::new((0..k).map(|i| i * stride).collect())
+    }
+    pub fn as_slice(&self) -> &[usize] {
+        &self.offsets
+    }
+    pub fn len(&self) -> usize {
+        self.offsets.len()
+    }
+    /// The largest offset.
+    pub fn max(&self) -> usize {
+        self.max
+    }
+}
+
+/// The portable block, for any shape; the accumulators are a local array per row.
+#[allow(clippy::too_many_arguments)]
+fn block_portable(
+    shape: Shape,
+    panels: &[f32],
+    pstride: usize,
+    x: &[f32],
+    offsets: &[usize],
+    bias: Option<&[f32]>,
+    out: &mut [f32],
+    out_rs: usize,
+) {
+    let width = shape.width;
+    for r in 0..shape.rows() {
+        let row = &mut out[r * out_rs..][..width];
+        row.fill(bias.map_or(0.0, |b| b[r]));
+        let wrow = &panels[r / MR * pstride + r % MR..];
+        for (k, &off) in offsets.iter().enumerate() {
+            let wv = wrow[k * MR];
+            // (Not `mul_add`: without FMA hardware that is a slow library call.)
+            for (o, &v) in row.iter_mut().zip(&x[off..off + width]) {
+                *o += wv * v;
+            }
+        }
+    }
+}
+
+/// The x86 kernels, written with intrinsics over const-sized accumulator arrays (LLVM
+/// keeps them in registers and folds each weight broadcast into its FMAs).
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::MR;
+    use std::arch::x86_64::*;
+
+    /// `R` rows (`R / MR` panels, or `R ≤ MR` rows of one panel) by `NV` 16-lane vectors.
+    ///
+    /// # Safety
+    /// AVX-512F is available; `x + offs[k] + j` is readable for every `k` and
+    /// `j < 16·NV`; `w + (r / MR)·ps + k·MR + r % MR` for `r < R`; `out + r·ors + j`
+    /// writable; `bias` null or readable for `R` elements.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn block512<const R: usize, const NV: usize>(
+        w: *const f32,
+        ps: usize,
+        x: *const f32,
+        offs: &[usize],
+        bias: *const f32,
+        out: *mut f32,
+        ors: usize,
+    ) {
+        // SAFETY: every pointer use is inside the ranges of the caller's contract.
+        unsafe {
+            let mut acc = [[_mm512_setzero_ps(); NV]; R];
+            if !bias.is_null() {
+                for (r, a) in acc.iter_mut().enumerate() {
+                    *a = [_mm512_set1_ps(*bias.add(r)); NV];
+                }
+            }
+            let wp = [w, w.wrapping_add(ps), w.wrapping_add(2 * ps)];
+            for (k, &off) in offs.iter().enumerate() {
+                let xp = x.add(off);
+                let mut xv = [_mm512_setzero_ps(); NV];
+                for (v, xr) in xv.iter_mut().enumerate() {
+                    *xr = _mm512_loadu_ps(xp.add(16 * v));
+                }
+                for (r, a) in acc.iter_mut().enumerate() {
+                    let wr = _mm512_set1_ps(*wp[r / MR].add(k * MR + r % MR));
+                    for v in 0..NV {
+                        a[v] = _mm512_fmadd_ps(wr, xv[v], a[v]);
+                    }
+                }
+            }
+            for (r, a) in acc.iter().enumerate() {
+                for (v, &av) in a.iter().enumerate() {
+                    _mm512_storeu_ps(out.add(r * ors + 16 * v), av);
+                }
+            }
+        }
+    }
+
+    /// As [`block512`] with 8-lane AVX2 vectors.
+    ///
+    /// # Safety
+    /// AVX2 and FMA are available; as [`block512`] with `j < 8·NV`.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn block256<const R: usize, const NV: usize>(
+        w: *const f32,
+        ps: usize,
+        x: *const f32,
+        offs: &[usize],
+        bias: *const f32,
+        out: *mut f32,
+        ors: usize,
+    ) {
+        // SAFETY: every pointer use is inside the ranges of the caller's contract.
+        unsafe {
+            let mut acc = [[_mm256_setzero_ps(); NV]; R];
+            if !bias.is_null() {
+                for (r, a) in acc.iter_mut().enumerate() {
+                    *a = [_mm256_set1_ps(*bias.add(r)); NV];
+                }
+            }
+            let _ = ps;
+            for (k, &off) in offs.iter().enumerate() {
+                let xp = x.add(off);
+                let mut xv = [_mm256_setzero_ps(); NV];
+                for (v, xr) in xv.iter_mut().enumerate() {
+                    *xr = _mm256_loadu_ps(xp.add(8 * v));
+                }
+                for (r, a) in acc.iter_mut().enumerate() {
+                    let wr = _mm256_set1_ps(*w.add(k * MR + r));
+                    for v in 0..NV {
+                        a[v] = _mm256_fmadd_ps(wr, xv[v], a[v]);
+                    }
+                }
+            }
+            for (r, a) in acc.iter().enumerate() {
+                for (v, &av) in a.iter().enumerate() {
+                    _mm256_storeu_ps(out.add(r * ors + 8 * v), av);
+                }
+            }
+        }
+    }
+}

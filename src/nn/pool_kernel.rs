@@ -1,0 +1,274 @@
+//! The pooling kernels: one task per `(n, c)` plane (in parallel), and per output row
+//!
+//! 1. the vertical reduction of the window's input rows into one padded row (whole
+//!    vectors across the row; −∞ or 0 in the padding),
+//! 2. for stride 2 a split of that row into even and odd columns, for other strides
+//!    above 1 into `s` phases, so that every horizontal tap is one contiguous run,
+//! 3. the horizontal reduction over the taps, a vector of outputs at a time, and for
+//!    averages the division by each window's count.
+//!
+//! Written once over [`Simd`]: AVX-512 and AVX2 for `f32` (picked at run time),
+//! portable for `f32` without them and for `f64`; `f16`/`bf16` go through `f32`.
+
+use super::conv_block::Level;
+use super::pool::PoolGeom;
+use super::simd::{Scalar, Simd};
+use super::util::{cast_slice, cast_vec, from_f32, par_tasks, to_f32};
+use crate::element::{Float, Num};
+use crate::iter::SendPtr;
+use num_traits::{Float as _, Zero};
+
+/// The reduction of a pooling window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reduce {
+    /// Maximum, NaN propagating, −∞ padding.
+    Max,
+    /// Average with zero padding, divided by `divisor` if given, else by the window's
+    /// size within the padded input (`count_include_pad`) or within the input.
+    Avg {
+        count_include_pad: bool,
+        divisor: Option<usize>,
+    },
+}
+
+/// Pools `planes` row-major `H × W` planes of `x` into `OH × OW` planes.
+pub(crate) fn pool_planes<T: Float>(x: &[T], planes: usize, g: &PoolGeom, r: Reduce) -> Vec<T> {
+    if let Some(x32) = cast_slice::<T, f32>(x) {
+        return cast_vec(pool_f32(x32, planes, g, r)).unwrap_or_else(|_| unreachable!("T is f32"));
+    }
+    if let Some(x64) = cast_slice::<T, f64>(x) {
+        let out = run::<Scalar<f64>>(x64, planes, g, r, |x, g, r, o, s| {
+            // SAFETY: plain Rust.
+            unsafe { plane::<Scalar<f64>>(x, g, r, o, s) }
+        });
+        return cast_vec(out).unwrap_or_else(|_| unreachable!("T is f64"));
+    }
+    from_f32(&pool_f32(&to_f32(x), planes, g, r))
+}
+
+fn pool_f32(x: &[f32], planes: usize, g: &PoolGeom, r: Reduce) -> Vec<f32> {
+    match Level::detect() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX-512F was detected.
+        Level::Avx512 => {
+            run::<super::simd::Avx512>(x, planes, g, r, |x, g, r, o, s| unsafe { x86::plane512(x, g, r, o, s) })
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 and FMA were detected.
+        Level::Avx2 => {
+            run::<super::simd::Avx2>(x, planes, g, r, |x, g, r, o, s| unsafe { x86::plane256(x, g, r, o, s) })
+        }
+        // SAFETY: plain Rust.
+        Level::Portable => run::<Scalar<f32>>(x, planes, g, r, |x, g, r, o, s| unsafe {
+            plane::<Scalar<f32>>(x, g, r, o, s)
+        }),
+    }
+}
+
+/// Runs `plane_fn` on every plane in parallel, with per-task scratch sized for `S`.
+fn run<S: Simd>(
+    x: &[S::E],
+    planes: usize,
+    g: &PoolGeom,
+    r: Reduce,
+    plane_fn: impl Fn(&[S::E], &PoolGeom, Reduce, &mut [S::E], &mut Scratch<S::E>) + Sync,
+) -> Vec<S::E> {
+    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
+    let mut out = vec![S::E::zero(); planes * ohw];
+    if out.is_empty() {
+        return out;
+    }
+    let optr = SendPtr(out.as_mut_ptr());
+    par_tasks(
+        planes,
+        || Scratch::new(g, S::LANES),
+        |scratch, pl| {
+            // SAFETY: plane `pl` of `out`, written only by this task.
+            let o = unsafe { std::slice::from_raw_parts_mut(optr.get().add(pl * ohw), ohw) };
+            plane_fn(&x[pl * hw..][..hw], g, r, o, scratch);
+        },
+    );
+    out
+}
+
+/// Per-task buffers: the padded row, its phases, and one output row of divisors.
+pub(crate) struct Scratch<E> {
+    row: Vec<E>,
+    phases: Vec<E>,
+    /// Elements per phase.
+    phase_len: usize,
+    div: Vec<E>,
+}
+
+impl<E: Float> Scratch<E> {
+    fn new(g: &PoolGeom, lanes: usize) -> Self {
+        let wp = padded_width(g);
+        let phase_len = wp.div_ceil(g.s[1]) + 2 * lanes;
+        Scratch {
+            row: vec![E::zero(); phase_len * g.s[1] + 2 * lanes],
+            phases: vec![E::zero(); phase_len * g.s[1]],
+            phase_len,
+            div: vec![E::one(); g.ow + lanes],
+        }
+    }
+}
+
+/// Columns of the padded row the windows read: `(OW − 1)·s + (k − 1)·d + 1`.
+fn padded_width(g: &PoolGeom) -> usize {
+    (g.ow - 1) * g.s[1] + (g.k[1] - 1) * g.d[1] + 1
+}
+
+/// The number of window positions along one axis that lie inside `0..limit` for the
+/// window starting at `start` (`k` taps `d` apart).
+fn count(start: isize, k: usize, d: usize, limit: isize) -> usize {
+    (0..k)
+        .filter(|&i| (0..limit).contains(&(start + (i * d) as isize)))
+        .count()
+}
+
+/// PyTorch's average divisor along one axis for the window at `start`: with the
+/// padding, the window clipped to `−p .. len + p`; without, clipped to the input.
+fn avg_count(start: isize, k: usize, p: usize, len: usize, include_pad: bool) -> usize {
+    if include_pad {
+        let end = (start + k as isize).min((len + p) as isize);
+        (end - start) as usize
+    } else {
+        count(start, k, 1, len as isize)
+    }
+}
+
+/// Pools one plane (`x` `H × W` into `out` `OH × OW`).
+///
+/// # Safety
+/// `S`'s CPU features are available.
+#[inline(always)]
+pub(crate) unsafe fn plane<S: Simd>(x: &[S::E], g: &PoolGeom, r: Reduce, out: &mut [S::E], sc: &mut Scratch<S::E>) {
+    let n = S::LANES;
+    let (s1, d1) = (g.s[1], g.d[1]);
+    let wp = padded_width(g);
+    assert!(
+        x.len() >= g.h * g.w
+            && out.len() >= g.oh * g.ow
+            && sc.row.len() >= wp.max(g.p[1] + g.w) + n
+            && sc.phases.len() >= s1 * sc.phase_len
+            && sc.div.len() >= g.ow,
+        "pool: plane outside its buffers"
+    );
+    let ident = match r {
+        Reduce::Max => S::E::neg_infinity(),
+        Reduce::Avg { .. } => S::E::zero(),
+    };
+    let max = r == Reduce::Max;
+    // The row's padding columns hold the identity for every output row.
+    sc.row.fill(ident);
+    // Horizontal taps: (phase, offset in the phase) of tap kj.
+    let taps: Vec<(usize, usize)> = (0..g.k[1]).map(|kj| (kj * d1 % s1, kj * d1 / s1)).collect();
+    // SAFETY: loads read lanes inside `x` (input rows, `load_range` with the lanes in
+    // 0..W) or inside the scratch rows (sized above with a vector of slack past every
+    // read start); stores write `out` rows (first OW lanes) and scratch rows inside
+    // their lengths; the features are the caller's contract.
+    unsafe {
+        let rowp = sc.row.as_mut_ptr();
+        for oh in 0..g.oh {
+            let r0 = (oh * g.s[0]) as isize - g.p[0] as isize;
+            // 1. Vertical: input columns 0..W land at row[p1 + x].
+            let mut first = true;
+            for ki in 0..g.k[0] {
+                let ih = r0 + (ki * g.d[0]) as isize;
+                if !(0..g.h as isize).contains(&ih) {
+                    continue;
+                }
+                let src = x.as_ptr().add(ih as usize * g.w);
+                let dst = rowp.add(g.p[1]);
+                for x0 in (0..g.w).step_by(n) {
+                    let v = S::load_range(src.add(x0), 0, (g.w - x0) as isize);
+                    let v = if first {
+                        v
+                    } else {
+                        let acc = S::load(dst.add(x0));
+                        if max { S::max(acc, v) } else { S::add(acc, v) }
+                    };
+                    S::store_first(dst.add(x0), v, n.min(g.w - x0));
+                }
+                first = false;
+            }
+            if first {
+                // No input row in the window (not possible with PyTorch's size rule,
+                // kept for safety): the identity.
+                for j in 0..g.w {
+                    *rowp.add(g.p[1] + j) = ident;
+                }
+            }
+            // 2. Phases: row[j·s + q] → phase q, element j.
+            let (src, stride) = if s1 == 1 {
+                (rowp as *const S::E, 0)
+            } else if s1 == 2 {
+                let (e, o) = (sc.phases.as_mut_ptr(), sc.phases.as_mut_ptr().add(sc.phase_len));
+                for j in (0..wp.div_ceil(2)).step_by(n) {
+                    let (ev, od) = S::even_odd(S::load(rowp.add(2 * j)), S::load(rowp.add(2 * j + n)));
+                    S::store_first(e.add(j), ev, n);
+                    S::store_first(o.add(j), od, n);
+                }
+                (sc.phases.as_ptr(), sc.phase_len)
+            } else {
+                for j in 0..wp.div_ceil(s1) {
+                    for q in 0..s1 {
+                        sc.phases[q * sc.phase_len + j] = *rowp.add(j * s1 + q);
+                    }
+                }
+                (sc.phases.as_ptr(), sc.phase_len)
+            };
+            // Divisors of this output row.
+            if let Reduce::Avg {
+                count_include_pad,
+                divisor,
+            } = r
+            {
+                let rc = avg_count(r0, g.k[0], g.p[0], g.h, count_include_pad);
+                for (ow, dv) in sc.div[..g.ow].iter_mut().enumerate() {
+                    let c0 = (ow * s1) as isize - g.p[1] as isize;
+                    let cnt = divisor.unwrap_or_else(|| rc * avg_count(c0, g.k[1], g.p[1], g.w, count_include_pad));
+                    *dv = S::E::from_usize(cnt);
+                }
+            }
+            // 3. Horizontal.
+            let orow = out.as_mut_ptr().add(oh * g.ow);
+            for ow in (0..g.ow).step_by(n) {
+                let (q, off) = taps[0];
+                let mut acc = S::load(src.add(q * stride + off + ow));
+                for &(q, off) in &taps[1..] {
+                    let v = S::load(src.add(q * stride + off + ow));
+                    acc = if max { S::max(acc, v) } else { S::add(acc, v) };
+                }
+                if !max {
+                    acc = S::div(acc, S::load(sc.div.as_ptr().add(ow)));
+                }
+                S::store_first(orow.add(ow), acc, n.min(g.ow - ow));
+            }
+        }
+    }
+}
+
+/// The plane kernel compiled for each x86 level.
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::super::pool::PoolGeom;
+    use super::super::simd::{Avx2, Avx512};
+    use super::{Reduce, Scratch, plane};
+
+    /// # Safety
+    /// AVX-512F is available.
+    #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
+    pub(super) unsafe fn plane512(x: &[f32], g: &PoolGeom, r: Reduce, out: &mut [f32], s: &mut Scratch<f32>) {
+        // SAFETY: the features are enabled here.
+        unsafe { plane::<Avx512>(x, g, r, out, s) }
+    }
+
+    /// # Safety
+    /// AVX2 and FMA are available.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn plane256(x: &[f32], g: &PoolGeom, r: Reduce, out: &mut [f32], s: &mut Scratch<f32>) {
+        // SAFETY: the features are enabled here.
+        unsafe { plane::<Avx2>(x, g, r, out, s) }
+    }
+}
