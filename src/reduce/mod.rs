@@ -54,6 +54,7 @@ mod minmax;
 mod moments;
 mod norm;
 pub(crate) mod pairwise;
+mod rowwise;
 pub(crate) mod simd;
 mod sum;
 
