@@ -65,6 +65,15 @@ pub enum Error {
         /// What was wrong.
         msg: String,
     },
+    /// Memory for a result could not be had: its byte size exceeds `isize::MAX`, or the
+    /// allocator refused it.
+    #[error("{op}: {msg}")]
+    Alloc {
+        /// The operation.
+        op: &'static str,
+        /// What could not be allocated, naming the shape and the byte size.
+        msg: String,
+    },
     /// A compute device refused the operation: no adapter, operands on different
     /// devices, an element type the device lacks, out of device memory, device lost.
     #[error("{op}: {msg}")]
@@ -130,6 +139,15 @@ impl Error {
     pub fn value(op: &'static str, msg: impl Into<String>) -> Self {
         Error::Value { op, msg: msg.into() }
     }
+    /// An [`Error::Alloc`] error.
+    ///
+    /// ```
+    /// let e = ferrotensor::Error::alloc("zeros", "cannot allocate shape (8,) of float64");
+    /// assert!(e.to_string().starts_with("zeros: cannot allocate"));
+    /// ```
+    pub fn alloc(op: &'static str, msg: impl Into<String>) -> Self {
+        Error::Alloc { op, msg: msg.into() }
+    }
     /// An [`Error::Io`] error.
     ///
     /// ```
@@ -147,6 +165,16 @@ impl Error {
     /// ```
     pub fn device(op: &'static str, msg: impl Into<String>) -> Self {
         Error::Device { op, msg: msg.into() }
+    }
+}
+
+/// The value of `r`, or a panic whose message is the error's (for the panicking twins
+/// of `try_` functions; `#[track_caller]` reports the caller's location).
+#[track_caller]
+pub(crate) fn unwrap_or_panic<T>(r: Result<T>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(e) => panic!("{e}"),
     }
 }
 

@@ -160,7 +160,7 @@ fn npz_archives_written_by_numpy() {
     for e in m["npz"].as_array().unwrap() {
         let file = e["file"].as_str().unwrap();
         let member = e["member"].as_str().unwrap();
-        let mut r = npz::NpzReader::open(golden().join(file)).unwrap();
+        let r = npz::NpzReader::open(golden().join(file)).unwrap();
         assert_eq!(r.names(), vec!["a", "b", "c", "d"]);
         let d = r
             .read_dyn(member)
@@ -170,7 +170,7 @@ fn npz_archives_written_by_numpy() {
             assert!(is_fortran_layout(&d));
         }
     }
-    let mut r = npz::NpzReader::open(golden().join("deflated.npz")).unwrap();
+    let r = npz::NpzReader::open(golden().join("deflated.npz")).unwrap();
     let a: Tensor<f32, Ix2> = r.read("a").unwrap();
     assert_eq!(a.to_vec()[..2], [0.5, -1.25]);
     assert!(
@@ -322,7 +322,7 @@ fn write_files_for_numpy_check() {
         w.add_dyn("b", &golden_dyn("int16_be.npy")).unwrap();
         w.add_dyn("c", &golden_dyn("complex128_le.npy")).unwrap();
         w.finish().unwrap();
-        let mut r = npz::NpzReader::open(dir.join(file)).unwrap();
+        let r = npz::NpzReader::open(dir.join(file)).unwrap();
         assert_eq!(
             encode(&r.read_dyn("c").unwrap()),
             encode(&golden_dyn("complex128_le.npy"))

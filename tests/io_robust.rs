@@ -155,7 +155,7 @@ fn npz_malformed_inputs() {
     for b in &mut bad[40..80] {
         *b ^= 0x5a;
     }
-    if let Ok(mut r) = npz::NpzReader::new(std::io::Cursor::new(bad)) {
+    if let Ok(r) = npz::NpzReader::new(std::io::Cursor::new(bad)) {
         assert!(r.read_dyn("x").is_err());
     }
 }

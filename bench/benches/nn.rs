@@ -5,7 +5,7 @@
 
 use ferrotensor::nn::{self, Conv2dArgs};
 use ferrotensor::prelude::*;
-use ferrotensor_bench::{Table, numpy_times};
+use ferrotensor_bench::{Table, numpy_times, time_min};
 use rand::SeedableRng;
 
 /// GFLOP/s of the gemm crate on an `n × n × n` f32 matmul with all threads.
@@ -42,24 +42,6 @@ fn gemm_rate(n: usize) -> (f64, f64) {
         std::hint::black_box(&c);
     });
     (t, 2.0 * (n * n * n) as f64 / t / 1e9)
-}
-
-/// Minimum wall time in seconds of `f` over enough runs to fill about `budget` seconds
-/// (at least 5, at most 60) after one warm-up run. The minimum, not the median: on this
-/// shared 2-core machine other processes preempt runs in 4 ms scheduler slices, and the
-/// minimum is the run that was not preempted (used for every library alike).
-fn time_min(budget: f64, mut f: impl FnMut()) -> f64 {
-    let t0 = std::time::Instant::now();
-    f();
-    let first = t0.elapsed().as_secs_f64().max(1e-9);
-    let runs = ((budget / first) as usize).clamp(5, 60);
-    (0..runs)
-        .map(|_| {
-            let t = std::time::Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min)
 }
 
 fn main() {

@@ -26,6 +26,24 @@ pub fn time_median(budget: f64, mut f: impl FnMut()) -> f64 {
     ts[ts.len() / 2]
 }
 
+/// Minimum wall time in seconds of `f` over enough runs to fill about `budget` seconds
+/// (at least 5, at most 60) after one warm-up run. The minimum, not the median: on a
+/// shared 2-core machine other processes preempt runs in 4 ms scheduler slices, and the
+/// minimum is the run that was not preempted (used for every library alike).
+pub fn time_min(budget: f64, mut f: impl FnMut()) -> f64 {
+    let t0 = Instant::now();
+    f();
+    let first = t0.elapsed().as_secs_f64().max(1e-9);
+    let runs = ((budget / first) as usize).clamp(5, 60);
+    (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
 /// Runs `bench/py/<script>` with python3 and parses `case<TAB>seconds` lines; an empty
 /// map (with a note on stderr) when Python or NumPy is missing.
 pub fn numpy_times(script: &str) -> BTreeMap<String, f64> {

@@ -1,53 +1,44 @@
-//! Trains a 64 → 128 → 10 MLP on the UCI handwritten digits with ferrotensor tensor
-//! operations (matmul, broadcasting, reductions, `nn::log_softmax`) and Adam.
+//! Trains a 64 → 128 → 10 MLP on the UCI handwritten digits: the forward pass is
+//! written with `Var` operations (matmul, broadcasting, `relu`, `cross_entropy`),
+//! `loss.backward()` computes the gradients and `optim::Adam` applies them.
 //!
 //! Run: `cargo run --release --example digits [-- --epochs 30 --hidden 128 --seed 7]`
 
+mod cli;
+mod data;
 mod mlp;
 
+use data::{accuracy, load_digits, standardise};
 use ferrotensor::prelude::*;
 use indicatif::{ProgressBar, ProgressStyle};
-use mlp::{Config, Mlp, load_digits, one_hot, standardise, stratified_split};
+use mlp::{Config, Mlp};
 use rand::SeedableRng;
 use std::time::Instant;
 
 fn parse_args() -> Result<Config, String> {
     let mut cfg = Config::default();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut i = 0;
-    while i < args.len() {
-        let val = |i: usize| {
-            args.get(i + 1)
-                .ok_or_else(|| format!("{} needs a value", args[i]))
-        };
-        match args[i].as_str() {
-            "--epochs" => cfg.epochs = val(i)?.parse().map_err(|e| format!("--epochs: {e}"))?,
-            "--hidden" => cfg.hidden = val(i)?.parse().map_err(|e| format!("--hidden: {e}"))?,
-            "--seed" => cfg.seed = val(i)?.parse().map_err(|e| format!("--seed: {e}"))?,
-            "--help" | "-h" => {
-                println!("usage: digits [--epochs N] [--hidden N] [--seed N]");
-                std::process::exit(0);
+    cli::parse_flags(
+        "usage: digits [--epochs N] [--hidden N] [--seed N]",
+        |flag, v| {
+            match flag {
+                "--epochs" => cfg.epochs = cli::value(flag, v)?,
+                "--hidden" => cfg.hidden = cli::value(flag, v)?,
+                "--seed" => cfg.seed = cli::value(flag, v)?,
+                _ => return Ok(false),
             }
-            other => return Err(format!("unknown argument {other} (try --help)")),
-        }
-        i += 2;
-    }
+            Ok(true)
+        },
+    )?;
     Ok(cfg)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cfg = parse_args()?;
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/data/digits.csv.gz");
-    let data = load_digits(&path)?;
-    let (train_idx, test_idx) = stratified_split(&data.y, 0.2, cfg.seed);
-    let x = data.x.view().into_dyn();
-    let x_train = x.index_select(0, &train_idx)?;
-    let x_test = x.index_select(0, &test_idx)?;
-    let pick = |idx: &[isize]| idx.iter().map(|&i| data.y[i as usize]).collect::<Vec<_>>();
-    let (y_train, y_test) = (pick(&train_idx), pick(&test_idx));
-    let scaled = standardise(&x_train, &[&x_test]);
+    let data = load_digits(&data::default_path())?;
+    let split = data::split(&data, cfg.seed, None);
+    let scaled = standardise(&split.x_train, &[&split.x_test]);
     let (x_train, x_test) = (&scaled[0], &scaled[1]);
-    let y1h = one_hot(&y_train).into_dyn();
+    let (y_train, y_test) = (&split.y_train, &split.y_test);
     println!(
         "digits: {} images of 8×8 pixels, {} train / {} test (stratified, seed {}), MLP 64 → {} → 10",
         data.y.len(),
@@ -57,7 +48,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         cfg.hidden
     );
 
-    let mut model = Mlp::new(cfg.hidden, cfg.seed);
+    let mut model = Mlp::new(cfg.hidden, cfg.lr, cfg.seed);
     let mut rng = rand::rngs::StdRng::seed_from_u64(cfg.seed + 1);
     let (mut losses, mut accs) = (Vec::new(), Vec::new());
     let start = Instant::now();
@@ -67,11 +58,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let bar = ProgressBar::new(0)
             .with_style(style.clone())
             .with_prefix(epoch.to_string());
-        let stats = model.epoch(x_train, &y1h, &cfg, &mut rng, |b, total| {
+        let stats = model.epoch(x_train, y_train, &cfg, &mut rng, |b, total| {
             bar.set_length(total as u64);
             bar.set_position(b as u64);
-        });
-        let test_acc = accuracy(&model.predict(x_test), &y_test);
+        })?;
+        let test_acc = accuracy(&model.predict(x_test), y_test);
         let msg = format!(
             "loss {:.4}  train acc {:.1}%  test acc {:.1}%",
             stats.loss,
@@ -90,7 +81,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let pred = model.predict(x_test);
     println!(
         "\ntest accuracy: {:.2}% ({} images)",
-        100.0 * accuracy(&pred, &y_test),
+        100.0 * accuracy(&pred, y_test),
         y_test.len()
     );
     println!(
@@ -98,16 +89,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         elapsed.as_secs_f64(),
         cfg.epochs
     );
-    print_confusion(&pred, &y_test);
+    print_confusion(&pred, y_test);
     let svg = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/digits-training.svg");
     std::fs::create_dir_all(svg.parent().expect("target dir"))?;
     std::fs::write(&svg, training_svg(&losses, &accs))?;
     println!("\nloss and accuracy curves written to {}", svg.display());
     Ok(())
-}
-
-fn accuracy(pred: &[usize], truth: &[usize]) -> f32 {
-    pred.iter().zip(truth).filter(|(p, t)| p == t).count() as f32 / truth.len() as f32
 }
 
 fn print_confusion(pred: &[usize], truth: &[usize]) {

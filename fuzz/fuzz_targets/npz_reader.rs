@@ -4,7 +4,7 @@ use ferrotensor::io::npz::NpzReader;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(mut r) = NpzReader::new(std::io::Cursor::new(data)) {
+    if let Ok(r) = NpzReader::new(std::io::Cursor::new(data)) {
         for name in r.names() {
             let _ = r.read_dyn(&name);
         }

@@ -291,7 +291,8 @@ impl<T: DeviceElement, D: Dimension> TensorOps for TensorArc<T, D> {
     where
         T: DeviceNum,
     {
-        Ok(TensorBase::matmul(self, rhs)?.into_shared())
+        // The backend trait's result is `IxDyn` (as the device's): multiply at dynamic rank.
+        Ok(self.view().into_dyn().matmul(&rhs.view().into_dyn())?.into_shared())
     }
     fn softmax(&self, axis: isize) -> Result<Self>
     where

@@ -12,6 +12,7 @@ use super::DynTensor;
 use crate::element::Element;
 use crate::error::{Error, Result};
 use crate::layout::IxDyn;
+use crate::storage::alloc::try_filled;
 use crate::tensor::Tensor;
 use half::{bf16, f16};
 use num_complex::Complex;
@@ -268,6 +269,16 @@ fn check_len(len: usize, size: usize, op: &'static str) -> Result<usize> {
     Ok(len / size)
 }
 
+/// An allocation failure as an `io::Error` of kind `OutOfMemory` (readers turn it back
+/// into [`Error::Alloc`](crate::Error::Alloc)).
+fn out_of_memory(e: Error) -> std::io::Error {
+    let msg = match e {
+        Error::Alloc { msg, .. } => msg,
+        other => other.to_string(),
+    };
+    std::io::Error::new(std::io::ErrorKind::OutOfMemory, msg)
+}
+
 /// Reverses the byte order of each `scalar`-byte group of `bytes`.
 pub(crate) fn swap_bytes(bytes: &mut [u8], scalar: usize) {
     if scalar > 1 {
@@ -284,7 +295,7 @@ macro_rules! impl_pod {
             const DTYPE: DType = DType::$d;
             fn decode(bytes: &[u8], swap: bool, op: &'static str) -> Result<Vec<Self>> {
                 let n = check_len(bytes.len(), DType::$d.size(), op)?;
-                let mut v: Vec<$t> = vec![<$t as bytemuck::Zeroable>::zeroed(); n];
+                let mut v: Vec<$t> = try_filled(n, <$t>::default(), &[n], op)?;
                 let dst: &mut [u8] = bytemuck::cast_slice_mut(&mut v);
                 dst.copy_from_slice(bytes);
                 if swap {
@@ -293,7 +304,7 @@ macro_rules! impl_pod {
                 Ok(v)
             }
             fn read_from<R: std::io::Read + ?Sized>(r: &mut R, n: usize, swap: bool) -> std::io::Result<Vec<Self>> {
-                let mut v: Vec<$t> = vec![<$t as bytemuck::Zeroable>::zeroed(); n];
+                let mut v: Vec<$t> = try_filled(n, <$t>::default(), &[n], "read").map_err(out_of_memory)?;
                 let dst: &mut [u8] = bytemuck::cast_slice_mut(&mut v);
                 r.read_exact(dst)?;
                 if swap {
@@ -333,7 +344,7 @@ impl IoElement for bool {
         Ok(bytes.iter().map(|&b| b != 0).collect())
     }
     fn read_from<R: std::io::Read + ?Sized>(r: &mut R, n: usize, _swap: bool) -> std::io::Result<Vec<Self>> {
-        let mut v = vec![0u8; n];
+        let mut v: Vec<u8> = try_filled(n, 0, &[n], "read").map_err(out_of_memory)?;
         r.read_exact(&mut v)?;
         Ok(v.into_iter().map(|b| b != 0).collect())
     }

@@ -3,7 +3,11 @@
 //! element type is known only at run time.
 //!
 //! Readers never panic on malformed input: a truncated or corrupt file, a header that
-//! lies about sizes, or an unsupported dtype gives an `Err` that names the operation.
+//! lies about sizes, an unsupported dtype, a shape past the [shape
+//! limits](crate::layout::check_shape) (64 axes, as NumPy; nonzero lengths whose
+//! product exceeds `isize::MAX`) or an ambiguous header (a key given twice) gives an
+//! `Err` that names the operation. Data the allocator cannot hold gives
+//! [`Error::Alloc`](crate::Error::Alloc), never an abort.
 //!
 //! ```
 //! use ferrotensor::prelude::*;
@@ -23,3 +27,6 @@ pub mod safetensors;
 pub(crate) use dtype::with_dtype;
 pub use dtype::{DType, IoElement};
 pub use dyn_tensor::DynTensor;
+
+#[cfg(test)]
+mod tests;

@@ -2,7 +2,9 @@
 //! (`np.savez_compressed`).
 //!
 //! [`NpzReader`] reads only the zip directory when opened and one member per request,
-//! so loading one array of a large archive reads only that array.
+//! so loading one array of a large archive reads only that array. Reading takes
+//! `&self`: one reader serves any number of reads, from several threads too (they
+//! take turns on the underlying reader).
 //!
 //! ```
 //! use ferrotensor::prelude::*;
@@ -13,7 +15,7 @@
 //! w.add("labels", &Tensor::<i64, _>::arange(4)).unwrap();
 //! w.finish().unwrap();
 //!
-//! let mut r = NpzReader::open(&path).unwrap();
+//! let r = NpzReader::open(&path).unwrap();
 //! assert_eq!(r.names(), vec!["labels", "weights"]);
 //! let labels: Tensor<i64, Ix1> = r.read("labels").unwrap();
 //! assert_eq!(labels.to_vec(), vec![0, 1, 2, 3]);
@@ -29,6 +31,7 @@ use crate::tensor::{Tensor, TensorBase};
 use std::collections::BTreeMap;
 use std::io::{Read, Seek, Write};
 use std::path::Path;
+use std::sync::Mutex;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipArchive, ZipWriter};
 
@@ -41,6 +44,11 @@ fn zip_err(op: &'static str, e: zip::result::ZipError) -> Error {
 
 /// A lazily read `.npz` archive.
 ///
+/// Each member `name.npy` is the array `name`, as NumPy names it. An archive that also
+/// holds a member named plain `name` (NumPy's `np.load` reads that one for the key
+/// `name`) keeps both apart: the plain member is `name` and the other `name.npy`, so
+/// [`NpzReader::names`] lists every member once under a distinct name.
+///
 /// ```
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::io::npz::{NpzReader, NpzWriter};
@@ -48,12 +56,15 @@ fn zip_err(op: &'static str, e: zip::result::ZipError) -> Error {
 /// let mut w = NpzWriter::new(&mut buf);
 /// w.add("x", &Tensor::<u8, _>::zeros([2])).unwrap();
 /// w.finish().unwrap();
-/// let mut r = NpzReader::new(std::io::Cursor::new(buf.into_inner())).unwrap();
+/// let r = NpzReader::new(std::io::Cursor::new(buf.into_inner())).unwrap();
 /// assert!(r.read_dyn("x.npy").is_ok());                  // the member name works too
 /// assert!(r.read_dyn("y").is_err());
 /// ```
 pub struct NpzReader<R: Read + Seek> {
-    zip: ZipArchive<R>,
+    /// Locked for the duration of one member's read: reading needs the reader's cursor.
+    zip: Mutex<ZipArchive<R>>,
+    /// Array name to member name, one entry per member.
+    members: BTreeMap<String, String>,
 }
 
 impl NpzReader<std::io::BufReader<std::fs::File>> {
@@ -78,12 +89,26 @@ impl<R: Read + Seek> NpzReader<R> {
     /// assert!(e.to_string().contains("zip"));
     /// ```
     pub fn new(reader: R) -> Result<Self> {
+        let zip = ZipArchive::new(reader).map_err(|e| zip_err(READ, e))?;
+        let all: std::collections::HashSet<&str> = zip.file_names().collect();
+        let members = zip
+            .file_names()
+            .map(|m| {
+                let name = match m.strip_suffix(".npy") {
+                    Some(stem) if !all.contains(stem) => stem,
+                    _ => m,
+                };
+                (name.to_string(), m.to_string())
+            })
+            .collect();
         Ok(NpzReader {
-            zip: ZipArchive::new(reader).map_err(|e| zip_err(READ, e))?,
+            zip: Mutex::new(zip),
+            members,
         })
     }
 
-    /// The array names (member names without the `.npy` suffix), sorted.
+    /// The array names, sorted: member names without the `.npy` suffix, except where
+    /// that would give the name of another member (see [`NpzReader`]).
     ///
     /// ```
     /// # use ferrotensor::prelude::*;
@@ -97,25 +122,18 @@ impl<R: Read + Seek> NpzReader<R> {
     /// assert_eq!(r.names(), vec!["a", "b"]);
     /// ```
     pub fn names(&self) -> Vec<String> {
-        let mut v: Vec<String> = self
-            .zip
-            .file_names()
-            .map(|n| n.strip_suffix(".npy").unwrap_or(n).to_string())
-            .collect();
-        v.sort();
-        v
+        self.members.keys().cloned().collect()
     }
 
-    fn member(&mut self, name: &str) -> Result<zip::read::ZipFile<'_, R>> {
-        let with_suffix = format!("{name}.npy");
-        let key = if self.zip.index_for_name(&with_suffix).is_some() {
-            with_suffix
-        } else if self.zip.index_for_name(name).is_some() {
-            name.to_string()
-        } else {
-            return Err(Error::io(READ, format!("no array named '{name}' in the archive")));
-        };
-        self.zip.by_name(&key).map_err(|e| zip_err(READ, e))
+    /// The member that holds array `name` (an array name, or a member's own name).
+    fn member_name<'s>(&'s self, name: &'s str) -> Result<&'s str> {
+        if let Some(m) = self.members.get(name) {
+            return Ok(m);
+        }
+        if self.members.values().any(|m| m == name) {
+            return Ok(name);
+        }
+        Err(Error::io(READ, format!("no array named '{name}' in the archive")))
     }
 
     /// Reads one array of element type `T` and rank `D`.
@@ -127,11 +145,11 @@ impl<R: Read + Seek> NpzReader<R> {
     /// # let mut w = NpzWriter::new(&mut buf);
     /// # w.add("a", &Tensor::<f64, _>::zeros([2, 2])).unwrap();
     /// # w.finish().unwrap();
-    /// let mut r = NpzReader::new(std::io::Cursor::new(buf.into_inner())).unwrap();
+    /// let r = NpzReader::new(std::io::Cursor::new(buf.into_inner())).unwrap();
     /// let a: Tensor<f64, Ix2> = r.read("a").unwrap();
     /// assert!(r.read::<f32, Ix2>("a").is_err());
     /// ```
-    pub fn read<T: IoElement, D: Dimension>(&mut self, name: &str) -> Result<Tensor<T, D>> {
+    pub fn read<T: IoElement, D: Dimension>(&self, name: &str) -> Result<Tensor<T, D>> {
         let d = self.read_dyn(name)?;
         let found = d.dtype();
         let shape = crate::error::fmt_shape(d.shape());
@@ -161,11 +179,15 @@ impl<R: Read + Seek> NpzReader<R> {
     /// # let mut w = NpzWriter::new(&mut buf);
     /// # w.add("a", &Tensor::<bool, _>::zeros([3])).unwrap();
     /// # w.finish().unwrap();
-    /// let mut r = NpzReader::new(std::io::Cursor::new(buf.into_inner())).unwrap();
+    /// let r = NpzReader::new(std::io::Cursor::new(buf.into_inner())).unwrap();
     /// assert_eq!(r.read_dyn("a").unwrap().dtype(), ferrotensor::io::DType::Bool);
     /// ```
-    pub fn read_dyn(&mut self, name: &str) -> Result<DynTensor> {
-        let mut f = self.member(name)?;
+    pub fn read_dyn(&self, name: &str) -> Result<DynTensor> {
+        let member = self.member_name(name)?;
+        // A panic while another read held the lock leaves the archive usable: each
+        // read seeks to its member first.
+        let mut zip = self.zip.lock().unwrap_or_else(|e| e.into_inner());
+        let mut f = zip.by_name(member).map_err(|e| zip_err(READ, e))?;
         npy::read_npy_from(&mut f).map_err(|e| match e {
             Error::Io { msg, .. } => Error::io(READ, format!("array '{name}': {msg}")),
             other => other,
@@ -181,10 +203,10 @@ impl<R: Read + Seek> NpzReader<R> {
     /// # let mut w = NpzWriter::new(&mut buf);
     /// # w.add("a", &Tensor::<bool, _>::zeros([3])).unwrap();
     /// # w.finish().unwrap();
-    /// let mut r = NpzReader::new(std::io::Cursor::new(buf.into_inner())).unwrap();
+    /// let r = NpzReader::new(std::io::Cursor::new(buf.into_inner())).unwrap();
     /// assert_eq!(r.read_all().unwrap().len(), 1);
     /// ```
-    pub fn read_all(&mut self) -> Result<BTreeMap<String, DynTensor>> {
+    pub fn read_all(&self) -> Result<BTreeMap<String, DynTensor>> {
         let mut out = BTreeMap::new();
         for name in self.names() {
             let t = self.read_dyn(&name)?;

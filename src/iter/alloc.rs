@@ -16,7 +16,14 @@ pub(crate) fn uninit_vec<T>(n: usize) -> Vec<MaybeUninit<T>> {
     if let Some(v) = super::pool::reuse::<T>(n) {
         return v;
     }
-    let mut v: Vec<MaybeUninit<T>> = Vec::with_capacity(n);
+    // A panic, not the abort of `Vec::with_capacity`, when the memory cannot be had.
+    let mut v: Vec<MaybeUninit<T>> = Vec::new();
+    if v.try_reserve_exact(n).is_err() {
+        panic!(
+            "cannot allocate an output of {n} elements of {} bytes: the allocator refused or the size exceeds isize::MAX bytes",
+            std::mem::size_of::<T>()
+        );
+    }
     // SAFETY: `MaybeUninit<T>` needs no initialisation and the capacity is `n`.
     unsafe { v.set_len(n) };
     advise_huge_pages(

@@ -15,6 +15,8 @@
 //! ```
 
 pub mod dim;
+mod limits;
+pub mod rank;
 pub mod rearrange;
 pub mod reshape;
 pub mod slice;
@@ -22,6 +24,8 @@ mod strides;
 pub mod transform;
 
 pub use dim::{Dimension, IntoShape, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn};
+pub use limits::{MAX_NDIM, byte_size, check_ndim, check_shape, checked_size};
+pub use rank::{AtLeast, DiagDim, DimMax, DotDim, InsertAxis, MatmulDim, RemoveAxis};
 pub use strides::{default_strides, is_c_contiguous, is_f_contiguous};
 
 use crate::error::{Error, Result, fmt_shape};
@@ -85,26 +89,24 @@ impl<D: Dimension> Layout<D> {
         Layout { shape, strides, offset }
     }
 
-    /// A contiguous layout of `shape` in `order` at offset 0; `Err` if the element
-    /// count or the byte extent overflows.
+    /// A contiguous layout of `shape` in `order` at offset 0.
+    ///
+    /// # Errors
+    /// If the shape breaks a [shape limit](check_shape): more than [`MAX_NDIM`] axes,
+    /// or nonzero lengths whose product exceeds `isize::MAX`.
     ///
     /// ```
     /// use ferrotensor::{layout::Layout, Order};
     /// assert!(Layout::new_order([usize::MAX, 2], Order::RowMajor).is_err());
+    /// assert!(Layout::new_order([0, usize::MAX], Order::RowMajor).is_err());
     /// ```
     pub fn new_order(shape: D, order: Order) -> Result<Self> {
-        let size = shape.size_checked().ok_or_else(|| {
-            Error::overflow(
-                "layout",
-                format!("element count of shape {} overflows usize", fmt_shape(shape.slice())),
-            )
-        })?;
-        if size > isize::MAX as usize {
-            return Err(Error::overflow(
-                "layout",
-                format!("element count of shape {} exceeds isize::MAX", fmt_shape(shape.slice())),
-            ));
-        }
+        Self::contiguous(shape, order, "layout")
+    }
+
+    /// [`Layout::new_order`] whose error names `op`.
+    pub(crate) fn contiguous(shape: D, order: Order, op: &'static str) -> Result<Self> {
+        check_shape(shape.slice(), op)?;
         let mut strides = D::zero_strides(shape.ndim());
         default_strides(shape.slice(), order, strides.as_mut());
         Ok(Layout {
@@ -238,8 +240,9 @@ impl<D: Dimension> Layout<D> {
         Ok(Some((lo, hi)))
     }
 
-    /// Checks that every element the layout names lies inside a buffer of `len`
-    /// elements (an empty layout always fits).
+    /// Checks that the shape obeys the [shape limits](check_shape) and that every
+    /// element the layout names lies inside a buffer of `len` elements (an empty layout
+    /// always fits).
     ///
     /// ```
     /// let l = ferrotensor::layout::Layout::new([2usize, 3], [3isize, 1], 0);
@@ -247,12 +250,7 @@ impl<D: Dimension> Layout<D> {
     /// assert!(l.check_in_buffer(5, "view").is_err());
     /// ```
     pub fn check_in_buffer(&self, len: usize, op: &'static str) -> Result<()> {
-        if self.shape.size_checked().is_none() {
-            return Err(Error::overflow(
-                op,
-                format!("element count of shape {} overflows usize", fmt_shape(self.shape())),
-            ));
-        }
+        check_shape(self.shape(), op)?;
         match self.extent()? {
             None => Ok(()),
             Some((_, hi)) if hi < len => Ok(()),
@@ -427,39 +425,9 @@ pub fn check_no_alias<D: Dimension>(layout: &Layout<D>, op: &'static str) -> Res
     Ok(())
 }
 
-/// Size in bytes of `count` elements of `T`; `Err` on overflow.
-///
-/// ```
-/// assert_eq!(ferrotensor::layout::byte_size::<f32>(4).unwrap(), 16);
-/// assert!(ferrotensor::layout::byte_size::<f64>(usize::MAX).is_err());
-/// ```
-pub fn byte_size<T>(count: usize) -> Result<usize> {
-    count
-        .checked_mul(std::mem::size_of::<T>())
-        .filter(|&b| b <= isize::MAX as usize)
-        .ok_or_else(|| {
-            Error::overflow(
-                "byte_size",
-                format!("{} elements of {} bytes overflow", count, std::mem::size_of::<T>()),
-            )
-        })
-}
-
-/// Checked element count of a shape.
-///
-/// ```
-/// assert_eq!(ferrotensor::layout::checked_size(&[2, 3], "zeros").unwrap(), 6);
-/// assert!(ferrotensor::layout::checked_size(&[usize::MAX, 3], "zeros").is_err());
-/// ```
-pub fn checked_size(shape: &[usize], op: &'static str) -> Result<usize> {
-    shape
-        .iter()
-        .try_fold(1usize, |a, &d| a.checked_mul(d))
-        .filter(|&n| n <= isize::MAX as usize)
-        .ok_or_else(|| Error::overflow(op, format!("element count of shape {} overflows", fmt_shape(shape))))
-}
-
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_limits;
 #[cfg(test)]
 mod tests_views;

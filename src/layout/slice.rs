@@ -193,35 +193,117 @@ macro_rules! __slice_item {
 }
 
 /// Python's `slice.indices` for one axis of length `n`: the start index and the
-/// number of selected elements. `Err` if `step` is 0.
+/// number of selected elements, exact for every `isize` start, stop and step (the
+/// arithmetic is done in `i128`, so `isize::MIN` and `isize::MAX` steps select what
+/// NumPy selects).
+///
+/// # Errors
+/// If `step` is 0, or if `n` exceeds `isize::MAX` (no valid shape has such an axis).
 ///
 /// ```
 /// use ferrotensor::layout::slice::slice_indices;
 /// assert_eq!(slice_indices(Some(8), Some(2), -2, 10).unwrap(), (8, 3));
 /// assert_eq!(slice_indices(Some(-100), None, -1, 10).unwrap().1, 0);
 /// assert_eq!(slice_indices(Some(100), None, -1, 10).unwrap(), (9, 10));
+/// assert_eq!(slice_indices(None, None, isize::MIN, 10).unwrap(), (9, 1));
+/// assert_eq!(slice_indices(None, None, isize::MAX, 10).unwrap(), (0, 1));
 /// ```
 pub fn slice_indices(start: Option<isize>, stop: Option<isize>, step: isize, n: usize) -> Result<(isize, usize)> {
+    let (s, len) = indices_exact(start, stop, step, n, "slice")?;
+    // `s` lies in -1..=n, and n <= isize::MAX was checked.
+    Ok((s as isize, len))
+}
+
+/// [`slice_indices`] with the start as `i128` and the error naming `op`.
+fn indices_exact(
+    start: Option<isize>,
+    stop: Option<isize>,
+    step: isize,
+    n: usize,
+    op: &'static str,
+) -> Result<(i128, usize)> {
     if step == 0 {
-        return Err(Error::value("slice", "slice step cannot be zero"));
+        return Err(Error::value(op, "slice step cannot be zero"));
     }
-    let n = n as isize;
-    if step > 0 {
-        let clamp = |v: isize| if v < 0 { (v + n).max(0) } else { v.min(n) };
-        let s = start.map_or(0, clamp);
-        let e = stop.map_or(n, clamp);
-        let len = if e > s { (e - s + step - 1) / step } else { 0 };
-        Ok((s, len as usize))
+    if n > isize::MAX as usize {
+        return Err(Error::overflow(op, format!("axis length {n} exceeds isize::MAX")));
+    }
+    let (n, step) = (n as i128, step as i128);
+    let (s, e) = if step > 0 {
+        let clamp = |v: isize| {
+            let v = v as i128;
+            if v < 0 { (v + n).max(0) } else { v.min(n) }
+        };
+        (start.map_or(0, clamp), stop.map_or(n, clamp))
     } else {
-        let clamp = |v: isize| if v < 0 { (v + n).max(-1) } else { v.min(n - 1) };
-        let s = start.map_or(n - 1, clamp);
-        let e = stop.map_or(-1, clamp);
-        let len = if e < s { (s - e + (-step) - 1) / (-step) } else { 0 };
-        Ok((s, len as usize))
-    }
+        let clamp = |v: isize| {
+            let v = v as i128;
+            if v < 0 { (v + n).max(-1) } else { v.min(n - 1) }
+        };
+        (start.map_or(n - 1, clamp), stop.map_or(-1, clamp))
+    };
+    // |e - s| <= n + 1 and |step| <= 2^63: every intermediate fits i128.
+    let len = if step > 0 && e > s {
+        (e - s + step - 1) / step
+    } else if step < 0 && s > e {
+        (s - e - step - 1) / -step
+    } else {
+        0
+    };
+    Ok((s, len as usize))
+}
+
+/// One axis after a strided selection: its length, its stride, and how far the
+/// offset moves (in elements).
+pub(crate) struct SteppedAxis {
+    pub(crate) len: usize,
+    pub(crate) stride: isize,
+    pub(crate) shift: i128,
+}
+
+/// Selects `start:stop:step` of an axis of length `n` and stride `stride`. A selection
+/// of at most one element whose new stride would overflow gets stride 0 (any stride
+/// names the same element); a longer one cannot overflow inside a valid layout, and
+/// gives `Err` outside one.
+pub(crate) fn step_axis(
+    n: usize,
+    stride: isize,
+    (start, stop, step): (Option<isize>, Option<isize>, isize),
+    op: &'static str,
+) -> Result<SteppedAxis> {
+    let (s, len) = indices_exact(start, stop, step, n, op)?;
+    let new_stride = match stride.checked_mul(step) {
+        Some(v) => v,
+        None if len <= 1 => 0,
+        None => {
+            return Err(Error::overflow(
+                op,
+                format!("stride {stride} times step {step} overflows isize"),
+            ));
+        }
+    };
+    let shift = if len > 0 { s * stride as i128 } else { 0 };
+    Ok(SteppedAxis {
+        len,
+        stride: new_stride,
+        shift,
+    })
+}
+
+/// Converts an offset computed in `i128` back to a buffer index.
+pub(crate) fn offset_from(off: i128, op: &'static str) -> Result<usize> {
+    usize::try_from(off)
+        .ok()
+        .filter(|&o| o <= isize::MAX as usize)
+        .ok_or_else(|| Error::index(op, format!("view offset {off} lies outside any buffer")))
 }
 
 /// The layout of `layout` sliced by `items` (NumPy basic indexing).
+///
+/// # Errors
+/// For a zero step, an index out of range, more than one ellipsis, more indices than
+/// axes, or a result of more than [`MAX_NDIM`](super::MAX_NDIM) axes (from
+/// [`NewAxis`] items).
 ///
 /// ```
 /// use ferrotensor::layout::{Layout, slice::slice_layout};
@@ -229,6 +311,8 @@ pub fn slice_indices(start: Option<isize>, stop: Option<isize>, step: isize, n: 
 /// let l = Layout::new_order([10usize], Order::RowMajor).unwrap();
 /// let v = slice_layout(&l, &s![8..2;-2]).unwrap();
 /// assert_eq!((v.shape(), v.strides(), v.offset()), (&[3usize][..], &[-2isize][..], 8));
+/// let v = slice_layout(&l, &s![..;isize::MIN]).unwrap();
+/// assert_eq!((v.shape(), v.offset()), (&[1usize][..], 9));
 /// ```
 pub fn slice_layout<D: Dimension>(layout: &Layout<D>, items: &[SliceItem]) -> Result<Layout<IxDyn>> {
     let ndim = layout.ndim();
@@ -254,9 +338,12 @@ pub fn slice_layout<D: Dimension>(layout: &Layout<D>, items: &[SliceItem]) -> Re
             ),
         ));
     }
+    let indices = items.iter().filter(|i| matches!(i, SliceItem::Index(_))).count();
+    let new_axes = items.iter().filter(|i| matches!(i, SliceItem::NewAxis)).count();
+    super::check_ndim(ndim - indices + new_axes, "slice")?;
     let mut shape = DimVec::new();
     let mut strides = StrideVec::new();
-    let mut offset = layout.offset as isize;
+    let mut offset = layout.offset as i128;
     let mut ax = 0usize;
     let full = SliceItem::Range {
         start: None,
@@ -280,28 +367,25 @@ pub fn slice_layout<D: Dimension>(layout: &Layout<D>, items: &[SliceItem]) -> Re
             }
             SliceItem::Index(i) => {
                 let n = layout.shape()[ax];
-                let j = if i < 0 { i + n as isize } else { i };
-                if j < 0 || j >= n as isize {
+                let j = if i < 0 { i as i128 + n as i128 } else { i as i128 };
+                if j < 0 || j >= n as i128 {
                     return Err(Error::index(
                         "slice",
                         format!("index {} is out of bounds for axis {} with size {}", i, ax, n),
                     ));
                 }
-                offset += j * layout.strides()[ax];
+                offset += j * layout.strides()[ax] as i128;
                 ax += 1;
             }
             SliceItem::Range { start, stop, step } => {
-                let n = layout.shape()[ax];
-                let (s, len) = slice_indices(start, stop, step, n)?;
-                if len > 0 {
-                    offset += s * layout.strides()[ax];
-                }
-                shape.push(len);
-                strides.push(layout.strides()[ax] * step);
+                let a = step_axis(layout.shape()[ax], layout.strides()[ax], (start, stop, step), "slice")?;
+                offset += a.shift;
+                shape.push(a.len);
+                strides.push(a.stride);
                 ax += 1;
             }
             SliceItem::Ellipsis => unreachable!("expanded above"),
         }
     }
-    Ok(Layout::new(IxDyn(shape), strides, offset as usize))
+    Ok(Layout::new(IxDyn(shape), strides, offset_from(offset, "slice")?))
 }

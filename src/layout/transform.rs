@@ -101,13 +101,19 @@ pub fn flip_layout<D: Dimension>(layout: &Layout<D>, axis: isize) -> Result<Layo
     let mut out = layout.clone();
     let (d, s) = (layout.shape()[ax], layout.strides()[ax]);
     if d > 0 {
-        out.offset = (layout.offset as isize + (d as isize - 1) * s) as usize;
+        let last = layout.offset as i128 + (d as i128 - 1) * s as i128;
+        out.offset = super::slice::offset_from(last, "flip")?;
     }
-    out.strides.as_mut()[ax] = -s;
+    // A length-1 axis may carry any stride, isize::MIN included.
+    out.strides.as_mut()[ax] = if d > 1 { -s } else { s.wrapping_neg() };
     Ok(out)
 }
 
 /// NumPy broadcasting of two shapes.
+///
+/// # Errors
+/// If the shapes are incompatible, or the result breaks a [shape
+/// limit](super::check_shape).
 ///
 /// ```
 /// use ferrotensor::layout::transform::broadcast_shapes;
@@ -136,16 +142,22 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize], op: &'static str) -> Result<Di
             ));
         };
     }
+    super::check_shape(&out, op)?;
     Ok(out)
 }
 
-/// The layout broadcast to `shape` (stride 0 on stretched and new axes); `Err` if the
-/// shapes are incompatible.
+/// The layout broadcast to `shape` (stride 0 on stretched and new axes).
+///
+/// # Errors
+/// If the shapes are incompatible, or `shape` breaks a [shape
+/// limit](super::check_shape) (NumPy: "iterator is too large").
 ///
 /// ```
 /// use ferrotensor::layout::{Layout, transform::broadcast_layout};
 /// let b = broadcast_layout(&Layout::new([3usize], [1isize], 0), &[2usize, 3], "broadcast_to").unwrap();
 /// assert_eq!(b.strides(), &[0, 1]);
+/// let one = Layout::new([1usize], [1isize], 0);
+/// assert!(broadcast_layout(&one, &[1usize << 32, 1 << 32], "broadcast_to").is_err());
 /// ```
 pub fn broadcast_layout<D: Dimension>(layout: &Layout<D>, shape: &[usize], op: &'static str) -> Result<Layout<IxDyn>> {
     let (old, n) = (layout.shape(), shape.len());
@@ -162,6 +174,7 @@ pub fn broadcast_layout<D: Dimension>(layout: &Layout<D>, shape: &[usize], op: &
     if old.len() > n {
         return Err(err());
     }
+    super::check_shape(shape, op)?;
     let lead = n - old.len();
     let mut strides = StrideVec::from_elem(0, n);
     for i in 0..old.len() {
@@ -196,6 +209,10 @@ pub fn squeeze_layout<D: Dimension>(layout: &Layout<D>) -> Layout<IxDyn> {
 
 /// The layout with a new length-1 axis at `axis` (in `-(ndim+1)..=ndim`).
 ///
+/// # Errors
+/// If `axis` is out of range or the result would exceed
+/// [`MAX_NDIM`](super::MAX_NDIM) axes.
+///
 /// ```
 /// use ferrotensor::layout::{Layout, transform::unsqueeze_layout};
 /// let u = unsqueeze_layout(&Layout::new([3usize], [1isize], 0), -1).unwrap();
@@ -203,6 +220,7 @@ pub fn squeeze_layout<D: Dimension>(layout: &Layout<D>) -> Layout<IxDyn> {
 /// ```
 pub fn unsqueeze_layout<D: Dimension>(layout: &Layout<D>, axis: isize) -> Result<Layout<IxDyn>> {
     let ax = normalize_axis(axis, layout.ndim() + 1, "unsqueeze")?;
+    super::check_ndim(layout.ndim() + 1, "unsqueeze")?;
     let mut shape = DimVec::from_slice(layout.shape());
     let mut strides = StrideVec::from_slice(layout.strides());
     shape.insert(ax, 1);
@@ -270,8 +288,12 @@ pub fn squeeze_axes_layout<D: Dimension>(layout: &Layout<D>, axes: &[isize]) -> 
 pub fn narrow_layout<D: Dimension>(layout: &Layout<D>, axis: isize, start: isize, len: usize) -> Result<Layout<D>> {
     let ax = normalize_axis(axis, layout.ndim(), "narrow")?;
     let n = layout.shape()[ax];
-    let s = if start < 0 { start + n as isize } else { start };
-    if s < 0 || s as usize > n || len > n - s as usize {
+    let s = if start < 0 {
+        start as i128 + n as i128
+    } else {
+        start as i128
+    };
+    if s < 0 || s > n as i128 || len > n - s as usize {
         return Err(Error::index(
             "narrow",
             format!(
@@ -287,7 +309,8 @@ pub fn narrow_layout<D: Dimension>(layout: &Layout<D>, axis: isize, start: isize
     let mut out = layout.clone();
     out.shape.slice_mut()[ax] = len;
     if len > 0 {
-        out.offset = (layout.offset as isize + s * layout.strides()[ax]) as usize;
+        let first = layout.offset as i128 + s * layout.strides()[ax] as i128;
+        out.offset = super::slice::offset_from(first, "narrow")?;
     }
     Ok(out)
 }
@@ -307,14 +330,11 @@ pub fn step_layout<D: Dimension>(layout: &Layout<D>, axis: isize, step: isize) -
     if step == 0 {
         return Err(Error::value("step_by", "step cannot be zero"));
     }
-    let n = layout.shape()[ax];
-    let (start, len) = super::slice::slice_indices(None, None, step, n)?;
+    let a = super::slice::step_axis(layout.shape()[ax], layout.strides()[ax], (None, None, step), "step_by")?;
     let mut out = layout.clone();
-    out.shape.slice_mut()[ax] = len;
-    out.strides.as_mut()[ax] = layout.strides()[ax] * step;
-    if len > 0 {
-        out.offset = (layout.offset as isize + start * layout.strides()[ax]) as usize;
-    }
+    out.shape.slice_mut()[ax] = a.len;
+    out.strides.as_mut()[ax] = a.stride;
+    out.offset = super::slice::offset_from(layout.offset as i128 + a.shift, "step_by")?;
     Ok(out)
 }
 
@@ -353,27 +373,36 @@ pub fn diagonal_layout<D: Dimension>(
             format!("axis1 and axis2 cannot be the same (both are axis {a1})"),
         ));
     }
-    let (n1, n2) = (layout.shape()[a1] as isize, layout.shape()[a2] as isize);
+    // Exact arithmetic: `offset` may be any isize, the lengths any valid usize.
+    let (n1, n2, k) = (layout.shape()[a1] as i128, layout.shape()[a2] as i128, offset as i128);
     let (s1, s2) = (layout.strides()[a1], layout.strides()[a2]);
-    let (len, shift) = if offset >= 0 {
-        ((n1.min(n2.saturating_sub(offset))).max(0), offset.saturating_mul(s2))
+    let (len, shift) = if k >= 0 {
+        (n1.min(n2 - k).max(0), k * s2 as i128)
     } else {
-        (
-            ((n1.saturating_add(offset)).min(n2)).max(0),
-            offset.saturating_neg().saturating_mul(s1),
-        )
+        ((n1 + k).min(n2).max(0), -k * s1 as i128)
     };
     let (mut shape, mut strides): (DimVec, StrideVec) = (0..nd)
         .filter(|&a| a != a1 && a != a2)
         .map(|a| (layout.shape()[a], layout.strides()[a]))
         .unzip();
     shape.push(len as usize);
-    strides.push(s1 + s2);
+    // Inside a valid layout the sum overflows only for a diagonal of at most one element,
+    // where any stride names the same element.
+    strides.push(match s1.checked_add(s2) {
+        Some(s) => s,
+        None if len <= 1 => 0,
+        None => {
+            return Err(Error::overflow(
+                "diagonal",
+                format!("strides {s1} and {s2} add past isize"),
+            ));
+        }
+    });
     let empty = len == 0 || shape.contains(&0);
     let off = if empty {
         layout.offset
     } else {
-        (layout.offset as isize + shift) as usize
+        super::slice::offset_from(layout.offset as i128 + shift, "diagonal")?
     };
     Ok(Layout::new(IxDyn(shape), strides, off))
 }

@@ -2,9 +2,11 @@
 //! extrema, logical reductions, norms, `logsumexp`, cumulative sums and the generic
 //! [`TensorBase::reduce_axes`] / [`TensorBase::fold_axis`].
 //!
-//! Every reduction has a whole-tensor form (`a.sum()`) and an over-axes form
-//! (`a.sum_axes(&[0, -1], keepdims)`) and works on every ownership kind and any layout
-//! (strided, flipped, broadcast, transposed): only the viewed elements are read.
+//! Every reduction has a whole-tensor form (`a.sum()`), a single-axis form that keeps a
+//! fixed rank type (`a.sum_axis(0)`: `IxN` gives `IxN-1`) and an over-axes form
+//! (`a.sum_axes(&[0, -1], keepdims)`, `IxDyn`), and works on every ownership kind and
+//! any layout (strided, flipped, broadcast, transposed): only the viewed elements are
+//! read.
 //!
 //! | rule | behaviour (NumPy's) |
 //! |---|---|
@@ -56,8 +58,10 @@ mod norm;
 pub(crate) mod pairwise;
 mod rowwise;
 pub(crate) mod simd;
+mod single_axis;
 mod sum;
 
+pub use moments::Ddof;
 pub use norm::NormOrd;
 
 use crate::element::Element;
@@ -148,7 +152,19 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             Some(id) => id,
             None => r.lift(self.buffer()[self.offset()]),
         };
-        let mut out = vec![seed; n_out];
+        // Fallible: an empty input axis can leave an output past isize::MAX bytes
+        // (`sum_axes(&[0])` of shape (0, 2³¹, 2³¹)), which is an Err, not an abort.
+        let mut out = Vec::new();
+        out.try_reserve_exact(n_out).map_err(|_| {
+            Error::alloc(
+                op,
+                format!(
+                    "cannot allocate the {n_out} outputs of reducing shape {}",
+                    fmt_shape(self.shape())
+                ),
+            )
+        })?;
+        out.resize(n_out, seed);
         let split = Split::new(self.shape(), self.strides(), self.offset(), &spec.mask, logical);
         split.run(r, self.buffer(), &mut out);
         Ok(out)

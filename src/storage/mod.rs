@@ -22,6 +22,8 @@
 use crate::layout::{Dimension, Layout};
 use std::sync::Arc;
 
+pub(crate) mod alloc;
+
 /// Storage that can be read: the whole underlying buffer as a slice.
 ///
 /// ```
@@ -70,6 +72,9 @@ pub trait StorageMut: Storage {
     /// Makes the storage exclusively writable: a borrowed copy-on-write view is copied
     /// (compacted, so `layout` becomes row-major contiguous), a shared buffer is cloned
     /// if other references exist. Owned and mutable views do nothing.
+    ///
+    /// # Panics
+    /// If the copy cannot be allocated (never an abort).
     fn make_unique<D: Dimension>(&mut self, layout: &mut Layout<D>);
     /// The whole buffer, writable. Callers must call [`StorageMut::make_unique`] first.
     fn buffer_mut(&mut self) -> &mut [Self::Elem];
@@ -264,8 +269,21 @@ impl<T: crate::Element> StorageMut for CowRepr<'_, T> {
     }
 }
 impl<T: Clone> StorageMut for ArcRepr<T> {
+    #[track_caller]
     fn make_unique<D: Dimension>(&mut self, _layout: &mut Layout<D>) {
-        Arc::make_mut(&mut self.0);
+        if Arc::get_mut(&mut self.0).is_none() {
+            // The copy `Arc::make_mut` would make, but a panic instead of an abort when
+            // the allocator refuses it.
+            let mut copy = Vec::new();
+            if copy.try_reserve_exact(self.0.len()).is_err() {
+                panic!(
+                    "make_unique: cannot copy a shared buffer of {} elements: the allocator refused",
+                    self.0.len()
+                );
+            }
+            copy.extend_from_slice(&self.0);
+            self.0 = Arc::new(copy);
+        }
     }
     fn buffer_mut(&mut self) -> &mut [T] {
         Arc::get_mut(&mut self.0).expect("shared storage written before make_unique")

@@ -1,12 +1,34 @@
 //! Conversions between ownership kinds, ranks, vectors and scalars. Each method's
 //! documentation states whether it copies.
+//!
+//! A conversion that copies needs memory for every element the tensor names, which
+//! for a broadcast view can be far more than its buffer holds. When that memory cannot
+//! be had (its byte size exceeds `isize::MAX`, or the allocator refuses it) the
+//! conversion panics with a message naming the operation and the shape; it never
+//! aborts the process.
 
 use super::{Tensor, TensorArc, TensorBase, TensorCow, TensorMut, TensorView};
 use crate::element::Element;
-use crate::error::{Error, Result, fmt_shape};
+use crate::error::{Error, Result, fmt_shape, unwrap_or_panic};
 use crate::layout::{Dimension, IntoShape, IxDyn, Layout, Order};
+use crate::storage::alloc::{check_bytes, try_with_capacity};
 use crate::storage::{ArcRepr, CowRepr, OwnedRepr, Storage, StorageMut, ViewMutRepr, ViewRepr};
 use std::sync::Arc;
+
+/// The panic of a conversion whose copy of `shape` exceeds `isize::MAX` bytes (a
+/// refusal of the allocator panics in the engine's allocation).
+#[track_caller]
+fn check_copy<T: Element>(shape: &[usize], op: &'static str) {
+    // A valid shape's element count fits usize.
+    unwrap_or_panic(check_bytes::<T>(shape.iter().product(), shape, op));
+}
+
+/// The `# Panics` text shared by every copying conversion.
+macro_rules! copy_panics_doc {
+    () => {
+        "# Panics\nIf the copy cannot be allocated (its byte size exceeds `isize::MAX`, or the allocator refuses it); the message names the operation and the shape."
+    };
+}
 
 impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// A read-only view of the same memory. Never copies.
@@ -25,6 +47,8 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
 
     /// A row-major contiguous owned copy of the viewed elements. Always copies.
     ///
+    #[doc = copy_panics_doc!()]
+    ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::from_vec(vec![1, 2, 3, 4], [2, 2]).unwrap();
@@ -32,7 +56,9 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(t.to_vec(), vec![1, 3, 2, 4]);
     /// assert!(t.is_contiguous());
     /// ```
+    #[track_caller]
     pub fn to_owned(&self) -> Tensor<T, D> {
+        check_copy::<T>(self.shape(), "to_owned");
         let data = crate::iter::gather_c_order(self.storage.buffer(), &self.layout);
         let layout = Layout::new_order(self.layout.shape.clone(), Order::RowMajor).expect("valid shape");
         TensorBase {
@@ -43,11 +69,14 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
 
     /// Same as [`TensorBase::to_owned`]: a row-major contiguous copy.
     ///
+    #[doc = copy_panics_doc!()]
+    ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::<f32, _>::ones([2, 3]);
     /// assert!(a.t().to_contiguous().is_contiguous());
     /// ```
+    #[track_caller]
     pub fn to_contiguous(&self) -> Tensor<T, D> {
         self.to_owned()
     }
@@ -55,12 +84,15 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// A copy-on-write tensor that borrows when the layout is already row-major
     /// contiguous and copies otherwise.
     ///
+    #[doc = copy_panics_doc!()]
+    ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::<f32, _>::ones([2, 3]);
     /// assert!(a.as_standard_layout().is_view());
     /// assert!(!a.t().as_standard_layout().is_view());
     /// ```
+    #[track_caller]
     pub fn as_standard_layout(&self) -> TensorCow<'_, T, D> {
         if self.is_contiguous() {
             TensorBase {
@@ -81,6 +113,8 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// borrowed copy-on-write tensors and shared buffers with other references are
     /// copied, compacted to the viewed elements in row-major order.
     ///
+    #[doc = copy_panics_doc!()]
+    ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::<f32, _>::ones([4]);
@@ -90,7 +124,9 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// let c = b.view().into_owned();
     /// assert_ne!(c.as_ptr(), p);               // a view always copies
     /// ```
+    #[track_caller]
     pub fn into_owned(self) -> Tensor<T, D> {
+        check_copy::<T>(self.shape(), "into_owned");
         let (v, layout) = self.storage.into_vec_parts(self.layout);
         TensorBase {
             storage: OwnedRepr(v),
@@ -101,13 +137,17 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// Converts into a shared tensor. Owned memory moves into the `Arc` (no copy), a
     /// shared tensor is returned as it is, borrowed memory is copied and compacted.
     ///
+    #[doc = copy_panics_doc!()]
+    ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::<f32, _>::ones([4]);
     /// let p = a.as_ptr();
     /// assert_eq!(a.into_shared().as_ptr(), p);
     /// ```
+    #[track_caller]
     pub fn into_shared(self) -> TensorArc<T, D> {
+        check_copy::<T>(self.shape(), "into_shared");
         let (arc, layout) = self.storage.into_arc_parts(self.layout);
         TensorBase {
             storage: ArcRepr(arc),
@@ -117,18 +157,24 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
 
     /// All elements in logical row-major order. Always copies.
     ///
+    #[doc = copy_panics_doc!()]
+    ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::from_vec(vec![1, 2, 3, 4], [2, 2]).unwrap();
     /// assert_eq!(a.t().to_vec(), vec![1, 3, 2, 4]);
     /// ```
+    #[track_caller]
     pub fn to_vec(&self) -> Vec<T> {
+        check_copy::<T>(self.shape(), "to_vec");
         crate::iter::gather_c_order(self.storage.buffer(), &self.layout)
     }
 
     /// All elements in logical row-major order, without copying when the memory already
     /// is exactly that vector (an owned or unique shared tensor whose layout is
     /// row-major contiguous over the whole buffer), at any rank.
+    ///
+    #[doc = copy_panics_doc!()]
     ///
     /// ```
     /// use ferrotensor::prelude::*;
@@ -137,7 +183,9 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// let v = a.into_vec();
     /// assert_eq!(v.as_ptr(), p);
     /// ```
+    #[track_caller]
     pub fn into_vec(self) -> Vec<T> {
+        check_copy::<T>(self.shape(), "into_vec");
         let (v, layout) = self.storage.into_vec_parts(self.layout);
         if layout.is_c_contiguous() && layout.offset == 0 && v.len() == layout.size() {
             v
@@ -201,6 +249,8 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// copy-on-write tensor is copied first, a shared tensor only when other references
     /// exist.
     ///
+    #[doc = copy_panics_doc!()]
+    ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let mut a = Tensor::<f32, _>::zeros([2]);
@@ -208,6 +258,7 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// let m = a.view_mut();
     /// assert_eq!(m.as_ptr(), p);
     /// ```
+    #[track_caller]
     pub fn view_mut(&mut self) -> TensorMut<'_, T, D> {
         self.storage.make_unique(&mut self.layout);
         TensorBase {
@@ -284,7 +335,13 @@ impl<T: Element, D: Dimension> Tensor<T, D> {
 
     /// Reshapes an owned tensor to `shape` (row-major element order), reusing the
     /// buffer without copying when the layout allows a view (NumPy's rules), else
-    /// copying. `Err` if the sizes differ.
+    /// copying.
+    ///
+    /// # Errors
+    /// If the sizes differ or the new shape breaks a [shape
+    /// limit](crate::layout::check_shape).
+    ///
+    #[doc = copy_panics_doc!()]
     ///
     /// ```
     /// use ferrotensor::prelude::*;
@@ -294,6 +351,7 @@ impl<T: Element, D: Dimension> Tensor<T, D> {
     /// assert_eq!(b.as_ptr(), p);
     /// assert_eq!(b[[2, 1]], 9);
     /// ```
+    #[track_caller]
     pub fn into_shape<Sh: IntoShape>(self, shape: Sh) -> Result<Tensor<T, Sh::Dim>> {
         let shape = shape.into_dim();
         match crate::layout::reshape::reshape_layout(&self.layout, shape.clone(), Order::RowMajor, "into_shape")? {
@@ -317,9 +375,12 @@ impl<T: Element, D: Dimension> Tensor<T, D> {
         (self.storage.into_vec(), self.layout)
     }
 
-    /// An owned tensor from a vector and a layout over it; `Err` if the layout reaches
-    /// outside the vector or if two indices would name one element (a writable tensor
-    /// must not alias).
+    /// An owned tensor from a vector and a layout over it. Never copies.
+    ///
+    /// # Errors
+    /// If the shape breaks a [shape limit](crate::layout::check_shape), the layout
+    /// reaches outside the vector, or two indices would name one element (a writable
+    /// tensor must not alias).
     ///
     /// ```
     /// use ferrotensor::prelude::*;
@@ -338,6 +399,8 @@ impl<T: Element, D: Dimension> TensorArc<T, D> {
     /// Converts into an owned tensor keeping the strided layout: no copy when this is
     /// the only reference, else a copy of the whole buffer (layout kept).
     ///
+    #[doc = copy_panics_doc!()]
+    ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::<f32, _>::zeros([2, 3]).into_shared();
@@ -345,8 +408,17 @@ impl<T: Element, D: Dimension> TensorArc<T, D> {
     /// let owned = a.into_owned_keep_layout();   // b still shares: copies
     /// assert_ne!(owned.as_ptr(), b.as_ptr());
     /// ```
+    #[track_caller]
     pub fn into_owned_keep_layout(self) -> Tensor<T, D> {
-        let v = Arc::try_unwrap(self.storage.0).unwrap_or_else(|shared| (*shared).clone());
+        let v = match Arc::try_unwrap(self.storage.0) {
+            Ok(v) => v,
+            Err(shared) => {
+                let op = "into_owned_keep_layout";
+                let mut v = unwrap_or_panic(try_with_capacity(shared.len(), &[shared.len()], op));
+                v.extend_from_slice(&shared);
+                v
+            }
+        };
         TensorBase {
             storage: OwnedRepr(v),
             layout: self.layout,
@@ -356,11 +428,14 @@ impl<T: Element, D: Dimension> TensorArc<T, D> {
     /// A copy-on-write tensor owning this memory: no copy when this is the only
     /// reference, else a compacted copy.
     ///
+    #[doc = copy_panics_doc!()]
+    ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::<f32, _>::zeros([2]).into_shared();
     /// assert!(!a.into_cow().is_view());
     /// ```
+    #[track_caller]
     pub fn into_cow(self) -> TensorCow<'static, T, D> {
         self.into_owned().into_cow()
     }

@@ -13,10 +13,15 @@ mod assign;
 mod convert;
 mod create;
 mod fmt;
+mod operand;
 mod select;
+#[cfg(test)]
+mod tests;
 mod views;
 mod views_axes;
 mod views_reshape;
+
+pub use operand::Operand;
 
 use crate::layout::{Dimension, IxDyn, Layout};
 use crate::storage::{ArcRepr, CowRepr, OwnedRepr, Storage, ViewMutRepr, ViewRepr};

@@ -500,6 +500,7 @@ fn reshape_impl<'b, T: Element, D: Dimension, D2: Dimension>(
             layout,
         }),
         None => {
+            crate::storage::alloc::check_bytes::<T>(layout.size(), layout.shape(), "reshape")?;
             let data = match order {
                 Order::RowMajor => crate::iter::gather_c_order(buf, layout),
                 Order::ColMajor => crate::iter::gather_c_order(buf, &tf::reversed_layout(layout)),

@@ -9,8 +9,9 @@ pub const MAGIC: &[u8; 6] = b"\x93NUMPY";
 /// The largest header (dict literal) length accepted, in bytes. NumPy's own reader
 /// refuses more than 10 000 by default; real headers are under 1 KiB.
 pub const MAX_HEADER_LEN: usize = 1 << 20;
-/// The most axes accepted (NumPy's `NPY_MAXDIMS`).
-pub const MAX_DIMS: usize = 64;
+/// The most axes accepted: [`MAX_NDIM`](crate::layout::MAX_NDIM), NumPy's
+/// `NPY_MAXDIMS`, the one rank limit of the whole crate.
+pub const MAX_DIMS: usize = crate::layout::MAX_NDIM;
 
 /// The `.npy` format version.
 ///

@@ -38,10 +38,10 @@ use std::path::Path;
 const STREAM_PREALLOC: usize = 1 << 26;
 
 pub(crate) fn io_err(op: &'static str, what: &str, e: std::io::Error) -> Error {
-    if e.kind() == std::io::ErrorKind::UnexpectedEof {
-        Error::io(op, format!("truncated {what}: unexpected end of file"))
-    } else {
-        Error::io(op, format!("{what}: {e}"))
+    match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => Error::io(op, format!("truncated {what}: unexpected end of file")),
+        std::io::ErrorKind::OutOfMemory => Error::alloc(op, format!("{what}: {e}")),
+        _ => Error::io(op, format!("{what}: {e}")),
     }
 }
 
@@ -109,7 +109,13 @@ fn read_data<T: IoElement, R: Read + ?Sized>(
             T::read_from(r, nbytes / h.dtype.size(), swap).map_err(|e| io_err(op, "data", e))?
         }
         None => {
-            let mut bytes = Vec::with_capacity(nbytes.min(STREAM_PREALLOC));
+            let mut bytes = Vec::new();
+            bytes.try_reserve_exact(nbytes.min(STREAM_PREALLOC)).map_err(|_| {
+                Error::alloc(
+                    op,
+                    format!("cannot allocate {} bytes to read data", nbytes.min(STREAM_PREALLOC)),
+                )
+            })?;
             r.take(nbytes as u64)
                 .read_to_end(&mut bytes)
                 .map_err(|e| io_err(op, "data", e))?;

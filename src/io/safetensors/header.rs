@@ -153,6 +153,45 @@ fn parse_info(name: &str, v: &Value) -> Result<TensorInfo> {
     })
 }
 
+/// The first key that appears twice in one object of `text`, which must be valid JSON
+/// (keys are compared after unescaping, so `"a"` and `"\u0061"` are the same key).
+fn duplicate_key(text: &str) -> Option<String> {
+    use std::collections::HashSet;
+    let b = text.as_bytes();
+    // One entry per open container: the keys seen so far, or `None` for an array.
+    let mut open: Vec<Option<HashSet<String>>> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'{' => open.push(Some(HashSet::new())),
+            b'[' => open.push(None),
+            b'}' | b']' => {
+                open.pop();
+            }
+            b'"' => {
+                let start = i;
+                i += 1;
+                while b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                let mut j = i + 1;
+                while j < b.len() && b[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                if let (Some(b':'), Some(Some(keys))) = (b.get(j), open.last_mut()) {
+                    let key: String = serde_json::from_str(&text[start..=i]).ok()?;
+                    if !keys.insert(key.clone()) {
+                        return Some(key);
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 impl Header {
     /// Parses and validates the header at the start of `prefix` (which must hold at
     /// least the 8-byte length and the header) of a file of `file_len` bytes. Checks
@@ -194,6 +233,11 @@ impl Header {
             return Err(bad("header does not start with '{'"));
         }
         let json: Value = serde_json::from_str(text).map_err(|e| bad(format!("header is not valid JSON: {e}")))?;
+        // serde_json keeps the last of two equal keys; a header that names a tensor (or
+        // a field) twice is ambiguous, so it is refused.
+        if let Some(key) = duplicate_key(text) {
+            return Err(bad(format!("key \"{key}\" appears twice in one JSON object")));
+        }
         let obj = json.as_object().ok_or_else(|| bad("header is not a JSON object"))?;
         let mut tensors = BTreeMap::new();
         let mut metadata = BTreeMap::new();

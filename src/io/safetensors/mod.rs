@@ -128,7 +128,14 @@ pub fn read_safetensors(path: impl AsRef<Path>) -> Result<Safetensors> {
     f.seek(SeekFrom::Start(header.data_start as u64))
         .map_err(|e| io_err(OP, "seek", e))?;
     for (name, info) in by_offset {
-        buf.resize(info.data_offsets.1 - info.data_offsets.0, 0);
+        let need = info.data_offsets.1 - info.data_offsets.0;
+        buf.try_reserve_exact(need.saturating_sub(buf.len())).map_err(|_| {
+            Error::alloc(
+                OP,
+                format!("tensor '{name}': cannot allocate {need} bytes to read its data"),
+            )
+        })?;
+        buf.resize(need, 0);
         f.read_exact(&mut buf).map_err(|e| io_err(OP, "data", e))?;
         tensors.insert(name.clone(), decode_one(info, &buf)?);
     }
