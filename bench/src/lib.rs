@@ -259,10 +259,9 @@ pub fn read_gbs(x: &[f32]) -> f64 {
     std::mem::size_of_val(x) as f64 / t[0].min(t[1]) / 1e9
 }
 
-/// The CPU model (`model name` of `/proc/cpuinfo`) and the vector instruction sets it
-/// has, for the header of every benchmark table.
-pub fn cpu_line() -> String {
-    let model = std::fs::read_to_string("/proc/cpuinfo")
+/// The CPU model: `model name` of `/proc/cpuinfo` ("unknown CPU" without it).
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|s| {
             s.lines()
@@ -270,7 +269,13 @@ pub fn cpu_line() -> String {
                 .and_then(|l| l.split(':').nth(1))
                 .map(|m| m.trim().to_string())
         })
-        .unwrap_or_else(|| "unknown CPU".into());
+        .unwrap_or_else(|| "unknown CPU".into())
+}
+
+/// The CPU model and the vector instruction set the kernels take, for the header of
+/// every benchmark table.
+pub fn cpu_line() -> String {
+    let model = cpu_model();
     #[cfg(target_arch = "x86_64")]
     let isa = if is_x86_feature_detected!("avx512f")
         && is_x86_feature_detected!("avx512vl")
