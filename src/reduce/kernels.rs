@@ -92,6 +92,9 @@ fn ext_body<T: Fl, const L: usize, const MAX: bool, const SKIP: bool>(x: &[T]) -
     let chunks = x.chunks_exact(U * L);
     let has_rest = !chunks.remainder().is_empty();
     for c in chunks {
+        // The same software prefetch as the pairwise sums (the stream alone is not
+        // enough for the hardware prefetcher on every CPU).
+        super::pairwise::prefetch_lines(c.as_ptr(), std::mem::size_of_val(c));
         ext_step::<T, L, MAX, SKIP>(a, &mut nan, c);
     }
     if has_rest {
