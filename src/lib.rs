@@ -89,6 +89,7 @@
 //!
 //! [`layout`] (shapes, strides, view transforms) · [`storage`] (ownership kinds) ·
 //! [`tensor`] (the type, creation, conversions, views) · [`iter`] (the engine) ·
+//! [`memory`] (where output buffers come from and when they go back) ·
 //! [`ops`] (element-wise math, operators, comparison, casting) · [`reduce`] ·
 //! [`linalg`] (matmul, einsum, solvers) · [`manip`] (concatenate, pad, gather, sort) ·
 //! [`nn`] (softmax, conv, pooling, `ChwTensor`) · [`io`] (npy/npz/safetensors) ·
@@ -109,6 +110,7 @@ pub mod kernels;
 pub mod layout;
 pub mod linalg;
 pub mod manip;
+pub mod memory;
 pub mod nn;
 pub mod ops;
 pub mod reduce;

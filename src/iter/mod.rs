@@ -15,18 +15,50 @@
 //! assert_eq!(seen, vec![0, 3, 1, 4, 2, 5]);
 //! ```
 
-pub(crate) mod alloc;
 mod iters;
 pub(crate) mod plan;
-pub(crate) mod pool;
 pub(crate) mod stream;
 mod transpose;
 pub(crate) mod wide;
 pub(crate) mod zip;
 
-pub use alloc::retain_large_buffers;
 pub use iters::{IndexedIter, Iter, IterMut};
-pub use pool::{buffer_cache_limit, release_cached_buffers, set_buffer_cache_limit};
+
+/// Moved to [`crate::memory::set_buffer_cache_limit`].
+///
+/// ```
+/// #![allow(deprecated)]
+/// let before = ferrotensor::iter::buffer_cache_limit();
+/// ferrotensor::iter::set_buffer_cache_limit(before);
+/// assert_eq!(ferrotensor::memory::buffer_cache_limit(), before);
+/// ```
+#[deprecated(since = "0.2.0", note = "moved to `ferrotensor::memory::set_buffer_cache_limit`")]
+pub fn set_buffer_cache_limit(bytes: usize) {
+    crate::memory::set_buffer_cache_limit(bytes)
+}
+
+/// Moved to [`crate::memory::buffer_cache_limit`].
+///
+/// ```
+/// #![allow(deprecated)]
+/// assert_eq!(ferrotensor::iter::buffer_cache_limit(), ferrotensor::memory::buffer_cache_limit());
+/// ```
+#[deprecated(since = "0.2.0", note = "moved to `ferrotensor::memory::buffer_cache_limit`")]
+pub fn buffer_cache_limit() -> usize {
+    crate::memory::buffer_cache_limit()
+}
+
+/// Moved to [`crate::memory::release_cached_buffers`].
+///
+/// ```
+/// #![allow(deprecated)]
+/// ferrotensor::iter::release_cached_buffers();
+/// assert_eq!(ferrotensor::memory::cached_bytes(), 0);
+/// ```
+#[deprecated(since = "0.2.0", note = "moved to `ferrotensor::memory::release_cached_buffers`")]
+pub fn release_cached_buffers() -> usize {
+    crate::memory::release_cached_buffers()
+}
 
 #[cfg(test)]
 mod tests;

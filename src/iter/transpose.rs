@@ -36,7 +36,7 @@ pub(crate) fn transpose_copy<T: Copy + Send + Sync>(shape: &[usize], a: super::z
     check_plan_bounds(&plan, [n, a.buf.len()]);
     let (rows, cols, sa) = (plan.outer[0], plan.inner_len, plan.inner[1] as usize);
     let src = a.buf.as_ptr().wrapping_offset(plan.base[1]);
-    let mut out = super::alloc::uninit_vec::<T>(n);
+    let mut out = crate::memory::alloc::uninit_vec::<T>(n);
     let dst = SendPtr(out.as_mut_ptr());
     let g = Geometry {
         rows,
@@ -48,7 +48,7 @@ pub(crate) fn transpose_copy<T: Copy + Send + Sync>(shape: &[usize], a: super::z
     // output holds `rows·cols` elements; `avx512()` checked the CPU features.
     unsafe { run(src, dst, g) };
     // SAFETY: `run` wrote every element of the output exactly once.
-    Some(unsafe { super::alloc::assume_init_vec(out) })
+    Some(unsafe { crate::memory::alloc::assume_init_vec(out) })
 }
 
 fn avx512() -> bool {

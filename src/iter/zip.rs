@@ -6,10 +6,10 @@
 //! [`PARALLEL_THRESHOLD`](super::PARALLEL_THRESHOLD) elements). The inner loops work on
 //! slices for unit-stride runs so that the compiler vectorises them.
 
-use super::alloc::{assume_init_vec, uninit_vec};
 use super::stream::{should_stream, stream_run};
 use super::{Plan, SendPtr, check_plan_bounds};
 use crate::layout::dim::StrideVec;
+use crate::memory::alloc::{assume_init_vec, uninit_vec};
 use std::mem::MaybeUninit;
 
 /// Side of the square tiles used for transposing plans. Each operand's tile is staged

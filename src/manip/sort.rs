@@ -205,12 +205,12 @@ fn sort_long_f32<T: Element>(v: &TensorView<'_, T, IxDyn>, n: usize) -> Result<O
     };
     crate::layout::byte_size::<T>(n)?;
     let o = v.offset();
-    let mut out = crate::iter::alloc::uninit_vec::<T>(n);
+    let mut out = crate::memory::alloc::uninit_vec::<T>(n);
     // SAFETY: `T` is `f32` (checked by `as_f32`), so the buffer is reinterpreted as itself.
     let out_f = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<MaybeUninit<f32>>(), n) };
     fsort::sort_long_uninit(&buf[o..o + n], out_f, chunks);
     // SAFETY: `sort_long_uninit` wrote every element.
-    Ok(Some(unsafe { crate::iter::alloc::assume_init_vec(out) }))
+    Ok(Some(unsafe { crate::memory::alloc::assume_init_vec(out) }))
 }
 
 impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
