@@ -93,13 +93,15 @@
 //! [`ops`] (element-wise math, operators, comparison, casting) · [`reduce`] ·
 //! [`linalg`] (matmul, einsum, solvers) · [`manip`] (concatenate, pad, gather, sort) ·
 //! [`nn`] (softmax, conv, pooling, `ChwTensor`) · [`io`] (npy/npz/safetensors) ·
-//! [`interop`] (ndarray, serde) · [`display`] (NumPy printing) · [`kernels`].
+//! [`interop`] (ndarray, serde) · [`display`] (NumPy printing) · [`kernels`] ·
+//! [`cpu`] (which instruction set the kernels run with).
 #![warn(missing_docs)]
 
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+pub mod cpu;
 pub mod display;
 pub mod element;
 pub mod error;

@@ -52,8 +52,7 @@ pub(crate) fn transpose_copy<T: Copy + Send + Sync>(shape: &[usize], a: super::z
 }
 
 fn avx512() -> bool {
-    cfg!(all(target_arch = "x86_64", not(miri)))
-        && crate::kernels::vmath::level() == crate::kernels::vmath::Level::Avx512
+    cfg!(all(target_arch = "x86_64", not(miri))) && crate::cpu::isa() == crate::cpu::Isa::Avx512
 }
 
 /// The copy's shape: `rows × cols` output, source column stride `sa` (row stride 1).
@@ -156,8 +155,8 @@ mod x86 {
     ///
     /// # Safety
     /// All 16 source and destination rows of 64 bytes valid; with `stream`, every
-    /// destination row 64-byte aligned; AVX-512F available.
-    #[target_feature(enable = "avx512f")]
+    /// destination row 64-byte aligned; `crate::cpu::isa()` is `Avx512`.
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")]
     pub(super) unsafe fn block16(s: *const u8, ss: usize, d: *mut u8, ds: usize, stream: bool) {
         // SAFETY: the loads and stores stay within the rows the caller vouches for.
         unsafe {
@@ -211,7 +210,7 @@ mod x86 {
     ///
     /// # Safety
     /// As [`block16`] with 8 rows.
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")]
     pub(super) unsafe fn block8(s: *const u8, ss: usize, d: *mut u8, ds: usize, stream: bool) {
         // SAFETY: as in `block16`.
         unsafe {

@@ -135,8 +135,8 @@ pub(crate) unsafe fn gemm_blocked<T: Num, K: Accum<T>>(
 /// Picks the AVX2 build of the kernel when the CPU has it.
 unsafe fn dispatch<T: Num, K: Accum<T>>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU supports AVX2 (checked just above); forwarded caller contract.
+    if crate::cpu::isa() >= crate::cpu::Isa::Avx2 {
+        // SAFETY: the CPU supports AVX2 and FMA (`isa`); forwarded caller contract.
         return unsafe { blocked_avx2::<T, K>(m, n, k, a, b, c) };
     }
     // SAFETY: forwarded caller contract.
@@ -144,7 +144,7 @@ unsafe fn dispatch<T: Num, K: Accum<T>>(m: usize, n: usize, k: usize, a: MatRef<
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,fma")]
 unsafe fn blocked_avx2<T: Num, K: Accum<T>>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
     // SAFETY: forwarded caller contract.
     unsafe { blocked::<T, K>(m, n, k, a, b, c) }

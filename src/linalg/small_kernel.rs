@@ -127,13 +127,12 @@ pub(crate) unsafe fn small_gemm<T: Num>(m: usize, n: usize, k: usize, a: MatRef<
     {
         let id = TypeId::of::<T>();
         if id == TypeId::of::<f32>() || id == TypeId::of::<f64>() {
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the CPU has AVX-512F (checked); forwarded caller contract.
-                return unsafe { float_avx512(m, n, k, a, b, c) };
-            }
-            if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
-                // SAFETY: the CPU has AVX2 and FMA (checked); forwarded caller contract.
-                return unsafe { float_avx2(m, n, k, a, b, c) };
+            match crate::cpu::isa() {
+                // SAFETY: the CPU has the AVX-512 level (`isa`); forwarded caller contract.
+                crate::cpu::Isa::Avx512 => return unsafe { float_avx512(m, n, k, a, b, c) },
+                // SAFETY: the CPU has AVX2 and FMA (`isa`); forwarded caller contract.
+                crate::cpu::Isa::Avx2 => return unsafe { float_avx2(m, n, k, a, b, c) },
+                crate::cpu::Isa::Portable => {}
             }
         }
     }
@@ -158,7 +157,7 @@ unsafe fn fused<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2,fma")]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")]
 unsafe fn float_avx512<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
     // SAFETY: forwarded caller contract.
     unsafe { fused(m, n, k, a, b, c) }

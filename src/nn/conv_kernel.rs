@@ -41,11 +41,11 @@ pub(crate) enum Level {
 impl Level {
     /// AVX-512 when the CPU has it (never under Miri, which cannot run it).
     pub fn detect() -> Self {
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        if is_x86_feature_detected!("avx512f") {
-            return Level::Avx512;
+        match crate::cpu::isa() {
+            #[cfg(target_arch = "x86_64")]
+            crate::cpu::Isa::Avx512 => Level::Avx512,
+            _ => Level::Portable,
         }
-        Level::Portable
     }
 
     /// One block: `out[r·NR + j] = bias[r] + Σₖ panel[k·MR + r] · x[base + offset[k] + j]`.

@@ -134,17 +134,13 @@ enum Level {
 
 impl Level {
     fn detect() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let avx2 = is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
-            if avx2 && is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vl") {
-                return Level::Avx512;
-            }
-            if avx2 {
-                return Level::Avx2;
-            }
+        match crate::cpu::isa() {
+            #[cfg(target_arch = "x86_64")]
+            crate::cpu::Isa::Avx512 => Level::Avx512,
+            #[cfg(target_arch = "x86_64")]
+            crate::cpu::Isa::Avx2 => Level::Avx2,
+            _ => Level::Portable,
         }
-        Level::Portable
     }
 
     fn rows<E: RowFloat>(self, x: &[E], out: &mut [E], n: usize, log: bool, scratch: &mut [E]) {
