@@ -11,7 +11,7 @@
 //! path; without the streaming stores the line-strided writes alone cost 17 ms.
 
 use super::stream::{fence, should_stream};
-use super::{Plan, SendPtr, check_plan_bounds};
+use super::{Plan, SendPtr, Src, check_plan_bounds};
 use std::mem::MaybeUninit;
 
 /// Outputs smaller than this take the general path (the set-up would not pay).
@@ -19,7 +19,7 @@ const MIN_ELEMS: usize = 64 * 64;
 
 /// `shape`'s elements of `a` in row-major order, if the copy is a plain 2-D
 /// transpose of 4- or 8-byte elements on a CPU with AVX-512; `None` otherwise.
-pub(crate) fn transpose_copy<T: Copy + Send + Sync>(shape: &[usize], a: super::zip::Src<'_, T>) -> Option<Vec<T>> {
+pub(crate) fn transpose_copy<T: Copy + Send + Sync>(shape: &[usize], a: Src<'_, T>) -> Option<Vec<T>> {
     if !(size_of::<T>() == 4 || size_of::<T>() == 8) || !avx512() {
         return None;
     }
@@ -27,7 +27,7 @@ pub(crate) fn transpose_copy<T: Copy + Send + Sync>(shape: &[usize], a: super::z
     if n < MIN_ELEMS {
         return None;
     }
-    let cs = super::zip::c_strides(shape);
+    let cs = super::operand::c_strides(shape);
     let plan = Plan::<2>::new(shape, [&cs, a.strides], [0, a.off], true);
     // dst (i, j) at i·cols + j; src (i, j) at base + i + j·sa, sa > 0.
     if plan.outer.len() != 1 || plan.inner[0] != 1 || plan.outer_strides[1][0] != 1 || plan.inner[1] <= 1 {
@@ -85,7 +85,7 @@ unsafe fn run<T: Copy + Send + Sync>(src: *const T, dst: SendPtr<MaybeUninit<T>>
     let elem = size_of::<T>();
     let b = 64 / elem; // block side: one cache line of elements
     let (head, blocks, stream) = column_split(dst.get() as usize, elem, g, b);
-    let srcp = super::zip::ReadPtr(src);
+    let srcp = super::operand::ReadPtr(src);
     // One task per block of `b` columns (= `b` source memory rows read as sequential
     // streams); head and tail columns and the last `rows % b` rows are copied plainly.
     let task = |blk: usize| {

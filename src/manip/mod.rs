@@ -155,14 +155,11 @@ pub(crate) fn copy_into<T: Element, D: Dimension>(
     offset: usize,
     src: &TensorView<'_, T, D>,
 ) {
-    crate::iter::apply2(
+    use crate::iter::{Dst, Src};
+    crate::iter::zip_into(
         src.shape(),
-        out,
-        strides,
-        offset,
-        src.storage.0,
-        src.strides(),
-        src.offset(),
+        Dst::new(out, strides, offset),
+        Src::of(src.storage.0, &src.layout),
         |o, x| *o = x,
     );
 }

@@ -476,9 +476,8 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
             self.layout.strides.clone(),
             self.layout.offset,
         );
-        crate::iter::apply1(self.storage.buffer_mut(), shape.slice(), strides.as_ref(), off, |x| {
-            *x = value
-        });
+        let dst = crate::iter::Dst::new(self.storage.buffer_mut(), strides.as_ref(), off);
+        crate::iter::for_each_mut(shape.slice(), dst, |x| *x = value);
     }
 }
 
