@@ -14,6 +14,7 @@ mod convert;
 mod create;
 mod fmt;
 mod select;
+pub(crate) mod view_methods;
 mod views;
 mod views_axes;
 mod views_reshape;
