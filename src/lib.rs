@@ -116,6 +116,7 @@ pub mod memory;
 pub mod nn;
 pub mod ops;
 pub mod reduce;
+mod same_type;
 pub mod storage;
 pub mod tensor;
 pub mod threads;

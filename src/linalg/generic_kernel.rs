@@ -8,7 +8,7 @@
 //! `f32` and rounds once at the end. On x86-64 the whole kernel is also compiled for
 //! AVX2 and picked at run time when the CPU has it.
 
-use super::gemm_kernels::{MatMut, MatRef};
+use super::mat::{MatMut, MatRef};
 use crate::element::Num;
 use half::bf16;
 

@@ -30,6 +30,7 @@ mod einsum;
 pub(crate) mod gemm_kernels;
 mod generic_kernel;
 mod lstsq;
+pub(crate) mod mat;
 mod matmul;
 mod ops;
 mod small_kernel;

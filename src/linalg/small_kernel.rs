@@ -9,7 +9,7 @@
 //!   AVX-512 / AVX2+FMA builds picked at run time, other types their own (wrapping)
 //!   arithmetic.
 
-use super::gemm_kernels::{MatMut, MatRef};
+use super::mat::{MatMut, MatRef};
 use crate::element::Num;
 use std::any::TypeId;
 

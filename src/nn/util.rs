@@ -6,6 +6,7 @@ use crate::error::{Error, Result, fmt_shape};
 use crate::iter::Src;
 use crate::iter::zip::map_new_slices;
 use crate::layout::{Dimension, IntoShape};
+pub(crate) use crate::same_type::{slice as cast_slice, vec as cast_vec};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 use std::any::TypeId;
@@ -94,28 +95,6 @@ pub(crate) fn out_len(
         ));
     }
     Ok((padded - span) / s + 1)
-}
-
-/// `s` as a slice of `U` when `T` and `U` are the same type.
-pub(crate) fn cast_slice<T: 'static, U: 'static>(s: &[T]) -> Option<&[U]> {
-    if TypeId::of::<T>() == TypeId::of::<U>() {
-        // SAFETY: `T` and `U` are the same type, so layout, alignment and validity agree.
-        Some(unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<U>(), s.len()) })
-    } else {
-        None
-    }
-}
-
-/// `v` as a vector of `U` when `T` and `U` are the same type (no copy).
-pub(crate) fn cast_vec<T: 'static, U: 'static>(v: Vec<T>) -> std::result::Result<Vec<U>, Vec<T>> {
-    if TypeId::of::<T>() == TypeId::of::<U>() {
-        let mut v = std::mem::ManuallyDrop::new(v);
-        // SAFETY: `T` and `U` are the same type; the parts come from a live Vec that is
-        // not dropped (ManuallyDrop), so ownership moves to the new Vec.
-        Ok(unsafe { Vec::from_raw_parts(v.as_mut_ptr().cast::<U>(), v.len(), v.capacity()) })
-    } else {
-        Err(v)
-    }
 }
 
 /// Splits a shape at `axis` into `(outer, axis length, inner)` element counts.
