@@ -235,11 +235,19 @@ pub(crate) fn dispatch<K: Kernel>(k: K) -> K::Out {
 mod x86 {
     use super::Kernel;
 
+    /// Runs `k` compiled for the AVX-512 level.
+    ///
+    /// # Safety
+    /// [`isa`](super::isa) is `Avx512` (the CPU has every feature this is compiled with).
     #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")]
     pub(super) fn avx512<K: Kernel>(k: K) -> K::Out {
         k.call()
     }
 
+    /// Runs `k` compiled for the AVX2 level.
+    ///
+    /// # Safety
+    /// [`isa`](super::isa) is at least `Avx2`.
     #[target_feature(enable = "avx2,fma")]
     pub(super) fn avx2<K: Kernel>(k: K) -> K::Out {
         k.call()

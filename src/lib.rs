@@ -96,6 +96,9 @@
 //! [`interop`] (ndarray, serde) · [`display`] (NumPy printing) · [`kernels`] ·
 //! [`cpu`] (which instruction set the kernels run with).
 #![warn(missing_docs)]
+// Every `unsafe` block says why it is sound, and every `unsafe fn` what its callers
+// must guarantee (private ones too: see clippy.toml).
+#![deny(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
 
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]

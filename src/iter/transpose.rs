@@ -250,6 +250,11 @@ mod x86 {
         }
     }
 
+    /// Stores one 64-byte vector, streaming (non-temporal) or not.
+    ///
+    /// # Safety
+    /// The 64 bytes at `p` are writable by this caller alone, and 64-byte aligned when
+    /// `stream`; AVX-512F is available.
     #[inline(always)]
     unsafe fn store(p: *mut u8, v: __m512i, stream: bool) {
         // SAFETY: the caller guarantees the 64 bytes at `p` (aligned when streaming).
@@ -265,9 +270,17 @@ mod x86 {
 
 #[cfg(not(all(target_arch = "x86_64", not(miri))))]
 mod x86 {
+    /// Never called: no AVX-512 on this target.
+    ///
+    /// # Safety
+    /// None needed (it panics).
     pub(super) unsafe fn block16(_: *const u8, _: usize, _: *mut u8, _: usize, _: bool) {
         unreachable!("transpose_copy runs only where AVX-512 was detected")
     }
+    /// Never called: no AVX-512 on this target.
+    ///
+    /// # Safety
+    /// None needed (it panics).
     pub(super) unsafe fn block8(_: *const u8, _: usize, _: *mut u8, _: usize, _: bool) {
         unreachable!("transpose_copy runs only where AVX-512 was detected")
     }

@@ -133,6 +133,9 @@ pub(crate) unsafe fn gemm_blocked<T: Num, K: Accum<T>>(
 }
 
 /// Picks the AVX2 build of the kernel when the CPU has it.
+///
+/// # Safety
+/// As [`gemm_blocked`] (single-threaded).
 unsafe fn dispatch<T: Num, K: Accum<T>>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
     #[cfg(target_arch = "x86_64")]
     if crate::cpu::isa() >= crate::cpu::Isa::Avx2 {
@@ -143,6 +146,10 @@ unsafe fn dispatch<T: Num, K: Accum<T>>(m: usize, n: usize, k: usize, a: MatRef<
     unsafe { blocked::<T, K>(m, n, k, a, b, c) }
 }
 
+/// [`blocked`] compiled for the AVX2 level.
+///
+/// # Safety
+/// `crate::cpu::isa()` is at least `Avx2`; the contract of [`blocked`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn blocked_avx2<T: Num, K: Accum<T>>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
@@ -151,6 +158,9 @@ unsafe fn blocked_avx2<T: Num, K: Accum<T>>(m: usize, n: usize, k: usize, a: Mat
 }
 
 /// The single-threaded blocked product.
+///
+/// # Safety
+/// As [`gemm_blocked`].
 #[inline(always)]
 unsafe fn blocked<T: Num, K: Accum<T>>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
     let ncb = NC.min(n.next_multiple_of(NR));

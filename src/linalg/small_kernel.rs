@@ -146,7 +146,7 @@ pub(crate) unsafe fn small_gemm<T: Num>(m: usize, n: usize, k: usize, a: MatRef<
 /// `T` is `f32` or `f64`; forwarded caller contract.
 #[inline(always)]
 unsafe fn fused<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
-    // SAFETY (all arms): `T` is exactly the type cast to, so the pointer casts are identities.
+    // SAFETY: (all arms) `T` is exactly the type cast to, so the pointer casts are identities.
     unsafe {
         if TypeId::of::<T>() == TypeId::of::<f32>() {
             by_width::<f32, Fused>(m, n, k, a.cast(), b.cast(), c.cast())
@@ -156,6 +156,10 @@ unsafe fn fused<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>
     }
 }
 
+/// [`fused`] compiled for the AVX-512 level.
+///
+/// # Safety
+/// `crate::cpu::isa()` is `Avx512`; the contract of [`fused`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")]
 unsafe fn float_avx512<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
@@ -163,6 +167,10 @@ unsafe fn float_avx512<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b: Ma
     unsafe { fused(m, n, k, a, b, c) }
 }
 
+/// [`fused`] compiled for the AVX2 level.
+///
+/// # Safety
+/// `crate::cpu::isa()` is at least `Avx2`; the contract of [`fused`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn float_avx2<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
@@ -170,6 +178,10 @@ unsafe fn float_avx2<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatR
     unsafe { fused(m, n, k, a, b, c) }
 }
 
+/// [`rows`] with the accumulator width for `n`.
+///
+/// # Safety
+/// As [`super::gemm_kernels::gemm`], with all dimensions ≤ [`SMALL`].
 #[inline(always)]
 unsafe fn by_width<T: Num, A: Arith<T>>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
     // SAFETY: forwarded caller contract.
@@ -185,6 +197,9 @@ unsafe fn by_width<T: Num, A: Arith<T>>(m: usize, n: usize, k: usize, a: MatRef<
 /// The kernel proper: each row of `C` accumulates in a `[T; W]` array the compiler keeps
 /// in registers. Rows of `B` are read in place when they are contiguous and exactly `W`
 /// wide, else copied row-major into a zero-padded `k × W` stack buffer first.
+///
+/// # Safety
+/// As [`super::gemm_kernels::gemm`], with `m, k ≤ SMALL` and `n ≤ W`.
 #[inline(always)]
 unsafe fn rows<T: Num, A: Arith<T>, const W: usize>(
     m: usize,
@@ -212,6 +227,12 @@ unsafe fn rows<T: Num, A: Arith<T>, const W: usize>(
     unsafe { accumulate::<T, A, W>(m, n, k, a, c, |p| &bp[p]) }
 }
 
+/// `C = A · B` with row `p` of `B` given by `brow(p)` (its first `n` entries).
+///
+/// # Safety
+/// Every `(i, p)` of `a` readable and `(i, j)` of `c` writable, for `i < m`, `p < k`,
+/// `j < n ≤ W`, distinct `(i, j)` naming distinct elements of `c`, which aliases
+/// neither `a` nor the rows `brow` returns.
 #[inline(always)]
 unsafe fn accumulate<'b, T: Num, A: Arith<T>, const W: usize>(
     m: usize,

@@ -126,7 +126,7 @@ unsafe fn copy_run(src: &[f32], dst: *mut f32) {
     }
     let len = src.len();
     debug_assert!(len <= LANES);
-    // SAFETY (all arms): the caller's contract, and each arm's N ≤ len.
+    // SAFETY: (all arms) the caller's contract, and each arm's N ≤ len.
     unsafe {
         match len {
             16.. => ends::<16>(src, dst),

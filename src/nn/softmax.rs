@@ -177,14 +177,26 @@ impl Level {
 mod x86 {
     use super::{RowFloat, cols_body, rows_body};
 
+    /// [`rows_body`] for AVX-512.
+    ///
+    /// # Safety
+    /// `crate::cpu::isa()` is `Avx512`.
     #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
     pub(super) unsafe fn rows_avx512<E: RowFloat>(x: &[E], out: &mut [E], n: usize, log: bool, s: &mut [E]) {
         rows_body(x, out, n, log, s)
     }
+    /// [`rows_body`] for AVX2.
+    ///
+    /// # Safety
+    /// `crate::cpu::isa()` is at least `Avx2`.
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn rows_avx2<E: RowFloat>(x: &[E], out: &mut [E], n: usize, log: bool, s: &mut [E]) {
         rows_body(x, out, n, log, s)
     }
+    /// [`cols_body`] for AVX-512.
+    ///
+    /// # Safety
+    /// `crate::cpu::isa()` is `Avx512`; the contract of [`cols_body`].
     #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
     #[allow(clippy::too_many_arguments)]
     pub(super) unsafe fn cols_avx512<E: RowFloat>(
@@ -199,6 +211,10 @@ mod x86 {
         // SAFETY: the caller's guarantee, passed on.
         unsafe { cols_body(x, out, n, inner, w, log, s) }
     }
+    /// [`cols_body`] for AVX2.
+    ///
+    /// # Safety
+    /// `crate::cpu::isa()` is at least `Avx2`; the contract of [`cols_body`].
     #[target_feature(enable = "avx2,fma")]
     #[allow(clippy::too_many_arguments)]
     pub(super) unsafe fn cols_avx2<E: RowFloat>(

@@ -154,6 +154,10 @@ pub(crate) fn prefetch<T>(p: *const T) {
 macro_rules! tree {
     ($name:ident $(, $feat:literal)?) => {
         /// The pairwise recursion over [`leaf`] blocks.
+        ///
+        /// # Safety
+        /// The variants compiled for a level run only where [`crate::cpu::isa`] is at
+        /// least that level.
         $(#[cfg(target_arch = "x86_64")] #[target_feature(enable = $feat)])?
         fn $name<T: Num, U: Num>(x: &[T], f: &impl Fn(T) -> U) -> U {
             let n = x.len();
