@@ -20,10 +20,10 @@
 //!   [`CACHE_IDLE_RELEASE`] (1 s) is freed by a background thread, which then asks the
 //!   C allocator to return free memory to the system (`malloc_trim` on glibc). So after
 //!   your tensors are dropped and ferrotensor is not called for two seconds, the
-//!   process's resident memory is back to what it was (the test `memory_returns` in
-//!   `tests/memory.rs` checks this through `/proc/self/status`). The thread exists only
-//!   while the cache holds something; where threads cannot be started, nothing is
-//!   cached.
+//!   process's resident anonymous memory is back to what it was (the test
+//!   `resident_memory_returns_after_two_idle_seconds` in `tests/memory.rs` checks this
+//!   through `/proc/self/status`). The thread exists only while the cache holds
+//!   something; where threads cannot be started, nothing is cached.
 //!
 //! The cache holds at most [`buffer_cache_limit`] bytes (default
 //! [`DEFAULT_CACHE_LIMIT_BYTES`], 512 MiB) in at most 16 buffers.
