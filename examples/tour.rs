@@ -6,7 +6,7 @@ use ferrotensor::prelude::*;
 
 fn main() -> Result<()> {
     // Creation: shapes given as arrays give fixed rank.
-    let a = Tensor::<i32, Ix1>::arange(12).into_shape([3, 4])?;
+    let a = Tensor::<i32>::arange(12).into_shape([3, 4])?;
     println!("a =\n{a}\n");
 
     // Views change only the layout: no data is copied.

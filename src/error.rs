@@ -65,6 +65,15 @@ pub enum Error {
         /// What was wrong.
         msg: String,
     },
+    /// A compute device refused the operation: no adapter, operands on different
+    /// devices, an element type the device lacks, out of device memory, device lost.
+    #[error("{op}: {msg}")]
+    Device {
+        /// The operation.
+        op: &'static str,
+        /// What was wrong, naming the shapes and the devices.
+        msg: String,
+    },
     /// Reading or writing a file or byte stream failed, or its content is malformed.
     #[error("{op}: {msg}")]
     Io {
@@ -129,6 +138,15 @@ impl Error {
     /// ```
     pub fn io(op: &'static str, msg: impl Into<String>) -> Self {
         Error::Io { op, msg: msg.into() }
+    }
+    /// An [`Error::Device`] error.
+    ///
+    /// ```
+    /// let e = ferrotensor::Error::device("add", "operands are on different devices");
+    /// assert!(e.to_string().starts_with("add:"));
+    /// ```
+    pub fn device(op: &'static str, msg: impl Into<String>) -> Self {
+        Error::Device { op, msg: msg.into() }
     }
 }
 

@@ -12,6 +12,8 @@ mod linalg_common;
 /// Helpers of the `manip_*` golden tests.
 mod manip_support;
 
+mod api_conventions;
+mod api_golden;
 mod broadcast_op;
 mod casting;
 mod chw;

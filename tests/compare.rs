@@ -8,26 +8,40 @@ fn comparisons_broadcast_and_handle_nan() {
     let a = Tensor::from_vec(vec![1.0, f64::NAN, 3.0], [3]).unwrap();
     let b = Tensor::from_vec(vec![1.0, 3.0], [2, 1]).unwrap();
     assert_eq!(
-        a.eq(&b).to_vec(),
+        a.eq(&b).unwrap().to_vec(),
         vec![true, false, false, false, false, true]
     );
     assert_eq!(
-        a.ne(&b).to_vec(),
+        a.ne(&b).unwrap().to_vec(),
         vec![false, true, true, true, true, false]
     );
     assert_eq!(
-        a.lt(&b).to_vec(),
+        a.lt(&b).unwrap().to_vec(),
         vec![false, false, false, true, false, false]
     );
     assert_eq!(
-        a.ge(&b).to_vec(),
+        a.ge(&b).unwrap().to_vec(),
         vec![true, false, true, false, false, true]
     );
-    assert_eq!(a.gt(&b).shape(), &[2, 3]);
-    assert_eq!(a.le(&a).to_vec(), vec![true, false, true]);
-    assert!(a.try_eq(&Tensor::<f64, _>::zeros([2])).is_err());
+    assert_eq!(a.gt(&b).unwrap().shape(), &[2, 3]);
+    assert_eq!(a.le(&a).unwrap().to_vec(), vec![true, false, true]);
+    let e = a.eq(&Tensor::<f64, _>::zeros([2])).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "equal: operands could not be broadcast together with shapes (3,) (2,)"
+    );
     let i = Tensor::from_vec(vec![1, 5], [2]).unwrap();
-    assert_eq!(i.t().gt(&Tensor::scalar(2)).to_vec(), vec![false, true]);
+    assert_eq!(
+        i.t().gt(&Tensor::scalar(2)).unwrap().to_vec(),
+        vec![false, true]
+    );
+    assert_eq!(i.t().gt(2).unwrap().to_vec(), vec![false, true]);
+    assert_eq!(
+        a.lt(2.0).unwrap().to_vec(),
+        vec![true, false, false],
+        "NaN compares false"
+    );
+    assert_eq!(a.ne(f64::NAN).unwrap().to_vec(), vec![true; 3]);
 }
 
 #[test]
@@ -48,7 +62,15 @@ fn where_broadcasts_three_operands() {
 #[test]
 fn clip_and_classification() {
     let a = Tensor::from_vec(vec![-5, 0, 5, 10], [4]).unwrap();
-    assert_eq!(a.clip(0, 6).to_vec(), vec![0, 0, 5, 6]);
+    assert_eq!(a.clip(0, 6).unwrap().to_vec(), vec![0, 0, 5, 6]);
+    let lo = Tensor::from_vec(vec![1, 2], [2, 1]).unwrap();
+    let c: Tensor<i32, Ix2> = a.clip(&lo, 6).unwrap();
+    assert_eq!(c.to_vec(), vec![1, 1, 5, 6, 2, 2, 5, 6]);
+    let e = a.clip(0, &Tensor::<i32, _>::zeros([3])).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "clip: operands could not be broadcast together with shapes (4,) () (3,)"
+    );
     let f = Tensor::from_vec(vec![1.0f32, f32::NAN, f32::INFINITY, -f32::INFINITY], [4]).unwrap();
     assert_eq!(f.isnan().to_vec(), vec![false, true, false, false]);
     assert_eq!(f.isinf().to_vec(), vec![false, false, true, true]);

@@ -194,7 +194,7 @@ fn closures_map_zip_map_and_in_place() {
     assert_eq!(b.to_vec(), vec![0, 2, 4, 6, 8, 10]);
     let mut s = a.clone().into_shared();
     let keep = s.clone();
-    s.zip_map_inplace(&Tensor::from_vec(vec![1, 1, 1], [3]).unwrap(), |x, y| {
+    s.zip_map_inplace(Tensor::from_vec(vec![1, 1, 1], [3]).unwrap(), |x, y| {
         *x += y
     })
     .unwrap();
@@ -205,7 +205,7 @@ fn closures_map_zip_map_and_in_place() {
         "a shared buffer is copied before writing"
     );
     let err = b
-        .zip_map_inplace(&Tensor::<i32, _>::ones([4, 2, 3]), |x, y| *x += y)
+        .zip_map_inplace(Tensor::<i32, _>::ones([4, 2, 3]), |x, y| *x += y)
         .unwrap_err();
     assert!(
         err.to_string().contains("non-broadcastable output"),

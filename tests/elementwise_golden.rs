@@ -197,12 +197,13 @@ fn unary_functions_match_numpy() {
             "softplus" => x.softplus(),
             "silu" => x.silu(),
             "gelu" => x.gelu(),
+            "gelu_tanh" => x.gelu_tanh(),
             op => panic!("unknown unary {op}"),
         };
         // NumPy's own composites (sigmoid, gelu, …) carry a few ulps of error.
         let tol = if matches!(
             op,
-            "sigmoid" | "softplus" | "silu" | "gelu" | "sinh" | "cosh" | "tan"
+            "sigmoid" | "softplus" | "silu" | "gelu" | "gelu_tanh" | "sinh" | "cosh" | "tan"
         ) {
             8
         } else {
@@ -215,7 +216,7 @@ fn unary_functions_match_numpy() {
             .zip(x.to_vec())
         {
             let near_zero = w.abs() < 1e-300 && g.abs() < 1e-300 && !w.is_nan();
-            if xv.is_infinite() && matches!(op, "silu" | "gelu") {
+            if xv.is_infinite() && matches!(op, "silu" | "gelu" | "gelu_tanh") {
                 // NumPy's composite gives NaN at -inf; the limits are -0 and +inf.
                 assert_eq!(g, if xv > 0.0 { f64::INFINITY } else { 0.0 }, "{op}({xv})");
                 continue;

@@ -24,10 +24,12 @@ const LAYERS: &[&[&str]] = &[
     // The engine and the memory it writes into.
     &["iter", "memory"],
     &["storage"],
-    &["tensor", "device"],
+    &["tensor"],
     &["ops", "manip", "io", "interop"],
     &["reduce", "linalg", "fft"],
     &["nn"],
+    // GPU tensors: reuse the CPU ops' argument types and fall back to their kernels.
+    &["device"],
     &["autograd"],
     &["optim"],
 ];
@@ -74,18 +76,17 @@ fn root_names() -> BTreeMap<String, String> {
     let mut names = BTreeMap::new();
     let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
     for stmt in lib.split(';') {
-        let stmt = stmt.trim();
-        let Some(rest) = stmt
-            .lines()
-            .last()
-            .and_then(|l| l.trim().strip_prefix("pub use "))
-        else {
+        // The statement from its `pub use` line on (rustfmt may spread it over lines).
+        let lines: Vec<&str> = stmt.lines().map(str::trim).collect();
+        let Some(start) = lines.iter().position(|l| l.starts_with("pub use ")) else {
             continue;
         };
+        let joined = lines[start..].join(" ");
+        let rest = &joined["pub use ".len()..];
         let Some(module) = rest.split("::").next().filter(|m| layer(m).is_some()) else {
             continue;
         };
-        let items = rest.rsplit("::").next().unwrap();
+        let items = rest.rsplit("::").next().unwrap().trim();
         for name in items.trim_matches(|c| c == '{' || c == '}').split(',') {
             let name = name.split(" as ").last().unwrap().trim();
             if !name.is_empty() {

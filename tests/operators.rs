@@ -56,10 +56,14 @@ fn scalars_on_either_side_keep_the_rank_type() {
 }
 
 #[test]
-fn different_ranks_give_dynamic_rank() {
+fn different_ranks_keep_the_larger_rank() {
     let a = t2();
     let row = Tensor::from_vec(vec![1.0, 0.0, -1.0], [3]).unwrap();
-    let c: Tensor<f64, IxDyn> = &a + &row;
+    let c: Tensor<f64, Ix2> = &a + &row;
+    assert_eq!(c.to_vec(), vec![2.0, 2.0, 2.0, 5.0, 5.0, 5.0]);
+    let c: Tensor<f64, Ix2> = &row + &a;
+    assert_eq!(c.to_vec(), vec![2.0, 2.0, 2.0, 5.0, 5.0, 5.0]);
+    let c: Tensor<f64, IxDyn> = &a + &row.clone().into_dyn();
     assert_eq!(c.to_vec(), vec![2.0, 2.0, 2.0, 5.0, 5.0, 5.0]);
     let col = Tensor::from_vec(vec![10.0, 20.0], vec![2, 1]).unwrap();
     let d: Tensor<f64, IxDyn> = &a * &col;
@@ -172,7 +176,7 @@ fn compound_assignment_on_writable_kinds() {
     assert!(!cow.is_view());
     assert_eq!(cow.to_vec()[0], 2.0);
     let e = a
-        .try_add_assign(&Tensor::<f64, _>::ones([4, 2, 3]))
+        .try_add_assign(Tensor::<f64, _>::ones([4, 2, 3]))
         .unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -180,7 +184,7 @@ fn compound_assignment_on_writable_kinds() {
     );
     let mut i = Tensor::from_vec(vec![4, 6], [2]).unwrap();
     assert!(
-        i.try_div_assign(&Tensor::from_vec(vec![0], [1]).unwrap())
+        i.try_div_assign(Tensor::from_vec(vec![0], [1]).unwrap())
             .is_err()
     );
     assert_eq!(i.to_vec(), vec![4, 6], "nothing written before the error");

@@ -4,7 +4,7 @@ use ferrotensor::prelude::*;
 
 #[test]
 fn seed_example_arange_reshape_inplace_view_into_owned() {
-    let a = Tensor::<i32, Ix1>::arange(12);
+    let a = Tensor::<i32>::arange(12);
     let p0 = a.as_ptr();
     let mut b = a.into_shape([3, 4]).unwrap();
     assert_eq!(
@@ -52,9 +52,7 @@ fn owned_conversions_never_copy() {
 
 #[test]
 fn view_into_owned_compacts_to_viewed_elements() {
-    let a = Tensor::<i32, Ix1>::arange(100)
-        .into_shape([10, 10])
-        .unwrap();
+    let a = Tensor::<i32>::arange(100).into_shape([10, 10]).unwrap();
     let v = a.slice(s![2..4, ..;3]);
     let o = v.into_owned();
     let (data, layout) = o.into_raw_parts();
@@ -120,7 +118,7 @@ fn into_owned_keep_layout_keeps_strides() {
 
 #[test]
 fn cow_copies_on_first_write_only() {
-    let a = Tensor::<i32, Ix1>::arange(6);
+    let a = Tensor::<i32>::arange(6);
     let mut c = a.view().into_cow();
     assert!(c.is_view());
     assert_eq!(c.as_ptr(), a.as_ptr());
@@ -136,7 +134,7 @@ fn cow_copies_on_first_write_only() {
 
 #[test]
 fn cow_of_strided_view_compacts_on_write() {
-    let a = Tensor::<i32, Ix1>::arange(10);
+    let a = Tensor::<i32>::arange(10);
     let v = a.slice(s![..;-3]);
     let mut c = v.into_cow();
     c.fill(7);
@@ -148,7 +146,7 @@ fn cow_of_strided_view_compacts_on_write() {
 
 #[test]
 fn into_vec_copies_only_when_needed() {
-    let a = Tensor::<i32, Ix1>::arange(6).into_shape([2, 3]).unwrap();
+    let a = Tensor::<i32>::arange(6).into_shape([2, 3]).unwrap();
     let t = a.t().to_owned();
     let p = t.as_ptr();
     let v = t.into_vec();

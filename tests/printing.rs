@@ -19,7 +19,7 @@ fn display_matches_numpy_examples() {
         "[[ 1.00000000e+00  2.50000000e+00 -3.25000000e+00]\n [ 1.00000000e-09  1.00000000e+02  1.23456789e-01]]"
     );
     assert_eq!(
-        Tensor::<i64, Ix1>::arange(2000).to_string(),
+        Tensor::<i64>::arange(2000).to_string(),
         "[   0    1    2 ... 1997 1998 1999]"
     );
     assert_eq!(Tensor::scalar(1.0f64).to_string(), "1.0");

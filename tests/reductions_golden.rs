@@ -36,6 +36,18 @@ type Out = Result<(Vec<usize>, Vec<V>)>;
 fn ok<T: Element>(t: Tensor<T, IxDyn>, f: impl Fn(T) -> V) -> Out {
     Ok((t.shape().to_vec(), t.iter().map(|&x| f(x)).collect()))
 }
+/// An arg-reduction result with NumPy's `keepdims` applied (the axis put back).
+fn keep(
+    t: Tensor<usize, IxDyn>,
+    axis: isize,
+    keepdims: bool,
+) -> ferrotensor::Result<Tensor<usize, IxDyn>> {
+    if keepdims {
+        Ok(t.unsqueeze(axis)?.to_owned())
+    } else {
+        Ok(t)
+    }
+}
 fn scalar(x: V) -> Out {
     Ok((vec![], vec![x]))
 }
@@ -109,9 +121,9 @@ macro_rules! common_ops {
             ("ptp", None) => scalar($conv($v.ptp()?)),
             ("ptp", Some(a)) => ok($v.ptp_axes(a, $kd)?, $conv),
             ("argmax", None) => scalar(V::I($v.argmax()? as i64)),
-            ("argmax", Some(a)) => ok($v.argmax_axis(a[0], $kd)?, |x| V::I(x as i64)),
+            ("argmax", Some(a)) => ok(keep($v.argmax_axis(a[0])?, a[0], $kd)?, |x| V::I(x as i64)),
             ("argmin", None) => scalar(V::I($v.argmin()? as i64)),
-            ("argmin", Some(a)) => ok($v.argmin_axis(a[0], $kd)?, |x| V::I(x as i64)),
+            ("argmin", Some(a)) => ok(keep($v.argmin_axis(a[0])?, a[0], $kd)?, |x| V::I(x as i64)),
             ("all", None) => scalar(V::I($v.all() as i64)),
             ("all", Some(a)) => ok($v.all_axes(a, $kd)?, |x| V::I(x as i64)),
             ("any", None) => scalar(V::I($v.any() as i64)),
@@ -150,9 +162,9 @@ fn eval_float<T: Float + Into<f64>>(v: &TensorView<'_, T, IxDyn>, c: &Case) -> O
         ("nanmin", None) => scalar(conv(v.nanmin()?)),
         ("nanmin", Some(a)) => ok(v.nanmin_axes(a, kd)?, conv),
         ("nanargmax", None) => scalar(V::I(v.nanargmax()? as i64)),
-        ("nanargmax", Some(a)) => ok(v.nanargmax_axis(a[0], kd)?, |x| V::I(x as i64)),
+        ("nanargmax", Some(a)) => ok(keep(v.nanargmax_axis(a[0])?, a[0], kd)?, |x| V::I(x as i64)),
         ("nanargmin", None) => scalar(V::I(v.nanargmin()? as i64)),
-        ("nanargmin", Some(a)) => ok(v.nanargmin_axis(a[0], kd)?, |x| V::I(x as i64)),
+        ("nanargmin", Some(a)) => ok(keep(v.nanargmin_axis(a[0])?, a[0], kd)?, |x| V::I(x as i64)),
         (n, a) if n.starts_with("norm") => {
             let ord = match n {
                 "norm1" => NormOrd::L1,

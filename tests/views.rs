@@ -79,14 +79,14 @@ fn assign_broadcasts_from_any_ownership_kind() {
         .into_shared();
     a.assign(&col).unwrap();
     assert_eq!(a.to_vec(), vec![5.0, 5.0, 5.0, 6.0, 6.0, 6.0]);
-    a.assign(&Tensor::scalar(0.5)).unwrap();
+    a.assign(Tensor::scalar(0.5)).unwrap();
     assert_eq!(a.to_vec(), vec![0.5; 6]);
     let src = Tensor::<f64, _>::arange(6).into_shape([3, 2]).unwrap();
-    a.assign(&src.t()).unwrap(); // a transposed view
+    a.assign(src.t()).unwrap(); // a transposed view
     assert_eq!(a.to_vec(), vec![0.0, 2.0, 4.0, 1.0, 3.0, 5.0]);
     let before = a.to_vec();
     let e = a
-        .assign(&Tensor::<f64, _>::zeros([2]))
+        .assign(Tensor::<f64, _>::zeros([2]))
         .unwrap_err()
         .to_string();
     assert!(
@@ -94,14 +94,14 @@ fn assign_broadcasts_from_any_ownership_kind() {
         "{e}"
     );
     assert_eq!(a.to_vec(), before, "a failed assign writes nothing");
-    assert!(a.assign(&Tensor::<f64, _>::zeros([1, 2, 3])).is_err());
+    assert!(a.assign(Tensor::<f64, _>::zeros([1, 2, 3])).is_err());
 }
 
 #[test]
 fn writes_through_views_reach_the_parent() {
     let mut a = Tensor::<i32, _>::zeros([4, 4]);
     a.slice_mut(s![1..3, 1..3])
-        .assign(&Tensor::<i32, _>::ones([2, 2]))
+        .assign(Tensor::<i32, _>::ones([2, 2]))
         .unwrap();
     a.diagonal_mut(0, 0, 1).unwrap().fill(7);
     a.step_by_mut(1, -3).unwrap().slice_mut(s![0]).fill(9);
@@ -114,7 +114,7 @@ fn writes_through_views_reach_the_parent() {
     // A writable view of a view, then writing through the inner one.
     let mut v = a.view_mut();
     let mut inner = v.slice_mut(s![..;3, ..;3]);
-    inner.assign(&Tensor::<i32, _>::full([2, 2], 3)).unwrap();
+    inner.assign(Tensor::<i32, _>::full([2, 2], 3)).unwrap();
     assert_eq!((a[[0, 0]], a[[0, 3]], a[[3, 0]], a[[3, 3]]), (3, 3, 3, 3));
     // A copy-on-write view copies before a write and leaves the source alone.
     let src = Tensor::<i32, _>::zeros([3]);
@@ -125,7 +125,7 @@ fn writes_through_views_reach_the_parent() {
     let s1 = Tensor::<i32, _>::zeros([2]).into_shared();
     let s2 = s1.clone();
     let mut s1 = s1;
-    s1.assign(&Tensor::from_vec(vec![1, 2], [2]).unwrap())
+    s1.assign(Tensor::from_vec(vec![1, 2], [2]).unwrap())
         .unwrap();
     assert_eq!((s1.to_vec(), s2.to_vec()), (vec![1, 2], vec![0, 0]));
 }
@@ -417,7 +417,7 @@ fn check_view_ops(seed: u64) {
     // assign into an owned copy through the same layout writes exactly those elements
     let mut owned = Tensor::from_raw_parts(x.buffer().to_vec(), v.layout().clone()).unwrap();
     owned
-        .assign(&Tensor::<i64, _>::full(vec![1; nd], -1))
+        .assign(Tensor::<i64, _>::full(vec![1; nd], -1))
         .unwrap();
     let touched = owned.buffer().iter().filter(|&&y| y == -1).count();
     assert_eq!(touched, v.size());

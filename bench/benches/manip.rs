@@ -52,7 +52,9 @@ fn main() {
     let bytes = 2.0 * 8.0 * 1024.0 * 4096.0 * 4.0;
     for axis in [0, 1] {
         let ours = time_median(1.0, || {
-            std::hint::black_box(concatenate(&blocks, axis).unwrap());
+            std::hint::black_box(
+                concatenate(&blocks.iter().map(|t| t as _).collect::<Vec<_>>(), axis).unwrap(),
+            );
         });
         t.add(
             &format!("concatenate 8 x [1024, 4096] axis {axis}"),

@@ -158,7 +158,7 @@ fn main() {
         );
     }
 
-    let ours = tm(|| black_box(a.argmax_axis(1, false).unwrap()).size());
+    let ours = tm(|| black_box(a.argmax_axis(1).unwrap()).size());
     let nd = best(&[
         tm(|| black_box(na.map_axis(Axis(1), nd_argmax)).len()),
         tm(|| black_box(Zip::from(na.rows()).par_map_collect(nd_argmax)).len()),

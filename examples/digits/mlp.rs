@@ -165,7 +165,7 @@ impl Mlp {
     /// Predicted classes.
     pub fn predict(&self, x: &Tensor<f32, IxDyn>) -> Vec<usize> {
         let (_, _, logits) = self.forward(x);
-        logits.argmax_axis(1, false).expect("rank 2").to_vec()
+        logits.argmax_axis(1).expect("rank 2").to_vec()
     }
 
     /// One mini-batch step of softmax cross-entropy with Adam; returns the batch loss.
@@ -215,7 +215,7 @@ impl Mlp {
             on_batch(b + 1, total);
         }
         let pred = self.predict(x);
-        let truth = y1h.argmax_axis(1, false).expect("rank 2").to_vec();
+        let truth = y1h.argmax_axis(1).expect("rank 2").to_vec();
         let correct = pred.iter().zip(&truth).filter(|(p, t)| p == t).count();
         EpochStats {
             loss: loss_sum / batches as f32,

@@ -3,8 +3,8 @@
 
 use crate::element::{Float, Num};
 use crate::error::{Error, Result, fmt_shape};
+use crate::layout::Dimension;
 use crate::layout::transform::broadcast_shapes;
-use crate::layout::{Dimension, IxDyn};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 use faer::{Mat, MatRef};
@@ -137,7 +137,7 @@ pub(crate) fn push_mat_t<T: LinalgFloat>(out: &mut Vec<T>, m: MatRef<'_, T>) {
 }
 
 /// An owned tensor of `shape` (batch dims followed by `tail`) from row-major data.
-pub(crate) fn tensor<T: Num>(data: Vec<T>, batch: &[usize], tail: &[usize]) -> Result<Tensor<T, IxDyn>> {
+pub(crate) fn tensor<T: Num, D: Dimension>(data: Vec<T>, batch: &[usize], tail: &[usize]) -> Result<Tensor<T, D>> {
     let shape: Vec<usize> = batch.iter().chain(tail).copied().collect();
-    Tensor::from_vec(data, shape)
+    Tensor::from_vec(data, shape)?.into_dim()
 }

@@ -2,15 +2,17 @@
 
 use super::batch::{Batch, LinalgFloat, push_mat, push_mat_t, tensor};
 use crate::error::{Error, Result};
-use crate::layout::{Dimension, IxDyn};
+use crate::layout::{Dimension, RemoveAxis};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 use faer::Side;
 
-/// Tensors returned by a decomposition.
-type T2<T> = (Tensor<T, IxDyn>, Tensor<T, IxDyn>);
-/// Tensors returned by the SVD.
-type T3<T> = (Tensor<T, IxDyn>, Tensor<T, IxDyn>, Tensor<T, IxDyn>);
+/// `Q` and `R` of [`qr`], both of the input's rank type.
+type Qr<T, D> = (Tensor<T, D>, Tensor<T, D>);
+/// `U`, `S` and `Vh` of [`svd`]: `S` has one axis fewer.
+type Svd<T, D> = (Tensor<T, D>, Tensor<T, <D as RemoveAxis>::Smaller>, Tensor<T, D>);
+/// Eigenvalues (one axis fewer) and eigenvectors of [`eigh`].
+type Eigh<T, D> = (Tensor<T, <D as RemoveAxis>::Smaller>, Tensor<T, D>);
 
 /// The lower Cholesky factor `L` (`a = L·Lᵀ`) of each `(..., n, n)` matrix, reading the
 /// lower triangle as NumPy does. `Err` if non-square or not positive definite.
@@ -19,13 +21,13 @@ type T3<T> = (Tensor<T, IxDyn>, Tensor<T, IxDyn>, Tensor<T, IxDyn>);
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::cholesky;
 /// let a = Tensor::from_vec(vec![4.0f64, 2.0, 2.0, 3.0], [2, 2]).unwrap();
-/// let l = cholesky(&a).unwrap();
+/// let l: Tensor<f64, Ix2> = cholesky(&a).unwrap();
 /// assert_eq!(l.to_vec()[1], 0.0);
 /// let back = &l % l.t();
 /// assert!(back.to_vec().iter().zip(a.to_vec()).all(|(x, y)| (x - y).abs() < 1e-12));
 /// assert!(cholesky(&Tensor::from_vec(vec![1.0, 2.0, 2.0, 1.0], [2, 2]).unwrap()).is_err());
 /// ```
-pub fn cholesky<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<Tensor<T, IxDyn>> {
+pub fn cholesky<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<Tensor<T, D>> {
     let op = "cholesky";
     let ba = Batch::of(a, op, true)?;
     let mut out = Vec::with_capacity(ba.data.len());
@@ -58,7 +60,7 @@ pub fn cholesky<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBa
 /// let back = &q % &r;
 /// assert!(back.to_vec().iter().zip(a.to_vec()).all(|(x, y)| (x - y).abs() < 1e-12));
 /// ```
-pub fn qr<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<T2<T>> {
+pub fn qr<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<Qr<T, D>> {
     let ba = Batch::of(a, "qr", false)?;
     let k = ba.rows.min(ba.cols);
     let (mut qs, mut rs) = (Vec::new(), Vec::new());
@@ -88,14 +90,14 @@ pub fn qr<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, 
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::svd;
 /// let a = Tensor::from_vec(vec![3.0f64, 0.0, 0.0, -2.0], [2, 2]).unwrap();
-/// let (u, s, vh) = svd(&a, false).unwrap();
+/// let (u, s, vh): (Tensor<f64, Ix2>, Tensor<f64, Ix1>, Tensor<f64, Ix2>) = svd(&a, false).unwrap();
 /// assert_eq!(s.to_vec(), vec![3.0, 2.0]);
 /// assert_eq!((u.shape(), vh.shape()), (&[2usize, 2][..], &[2usize, 2][..]));
 /// ```
-pub fn svd<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(
+pub fn svd<T: LinalgFloat, S: Storage<Elem = T>, D: RemoveAxis>(
     a: &TensorBase<S, D>,
     full_matrices: bool,
-) -> Result<T3<T>> {
+) -> Result<Svd<T, D>> {
     let op = "svd";
     let ba = Batch::of(a, op, false)?;
     let k = ba.rows.min(ba.cols);
@@ -125,11 +127,11 @@ pub fn svd<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::eigh;
 /// let a = Tensor::from_vec(vec![2.0f64, 1.0, 1.0, 2.0], [2, 2]).unwrap();
-/// let (w, v) = eigh(&a).unwrap();
+/// let (w, v): (Tensor<f64, Ix1>, Tensor<f64, Ix2>) = eigh(&a).unwrap();
 /// assert!((w.to_vec()[0] - 1.0).abs() < 1e-12 && (w.to_vec()[1] - 3.0).abs() < 1e-12);
 /// assert_eq!(v.shape(), &[2, 2]);
 /// ```
-pub fn eigh<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<T2<T>> {
+pub fn eigh<T: LinalgFloat, S: Storage<Elem = T>, D: RemoveAxis>(a: &TensorBase<S, D>) -> Result<Eigh<T, D>> {
     let op = "eigh";
     let ba = Batch::of(a, op, true)?;
     let (mut ws, mut vs) = (Vec::new(), Vec::new());

@@ -5,7 +5,7 @@ use super::contract::{contract, diagonal, owned, permuted, scale, sum_axes};
 use super::matmul::{dyn_view, matmul_views};
 use crate::element::Num;
 use crate::error::{Error, Result, fmt_shape};
-use crate::layout::{Dimension, IxDyn};
+use crate::layout::{DimMax, Dimension, DotDim, Ix2, IxDyn, RemoveAxis};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase, TensorView};
 use num_complex::Complex;
@@ -33,12 +33,20 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::<i64, _>::arange(24).into_shape([2, 3, 4]).unwrap();
     /// let b = Tensor::<i64, _>::arange(40).into_shape([5, 4, 2]).unwrap();
-    /// let d = a.dot(&b).unwrap();
+    /// let d: Tensor<i64, Ix4> = a.dot(&b).unwrap();
     /// assert_eq!(d.shape(), &[2, 3, 5, 2]);
-    /// assert_eq!(d[&[0, 1, 0, 0][..]], 4 * 0 + 5 * 2 + 6 * 4 + 7 * 6);
+    /// assert_eq!(d[[0, 1, 0, 0]], 4 * 0 + 5 * 2 + 6 * 4 + 7 * 6);
     /// assert!(a.dot(&a).is_err());
     /// ```
-    pub fn dot<S2: Storage<Elem = T>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<T, IxDyn>> {
+    pub fn dot<S2: Storage<Elem = T>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<T, D::Output>>
+    where
+        D: DotDim<D2>,
+    {
+        self.dot_dyn(rhs)?.into_dim()
+    }
+
+    /// [`dot`](TensorBase::dot) with a dynamic-rank result.
+    fn dot_dyn<S2: Storage<Elem = T>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<T, IxDyn>> {
         let (a, b) = (dyn_view(self), dyn_view(rhs));
         let (na, nb) = (a.ndim(), b.ndim());
         if na == 0 || nb == 0 {
@@ -101,10 +109,18 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::<i32, _>::arange(6).into_shape([2, 3]).unwrap();
-    /// let r = a.inner(&a).unwrap();
+    /// let r: Tensor<i32, Ix2> = a.inner(&a).unwrap();
     /// assert_eq!(r.to_vec(), vec![5, 14, 14, 50]);
     /// ```
-    pub fn inner<S2: Storage<Elem = T>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<T, IxDyn>> {
+    pub fn inner<S2: Storage<Elem = T>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<T, D::Output>>
+    where
+        D: DotDim<D2>,
+    {
+        self.inner_dyn(rhs)?.into_dim()
+    }
+
+    /// [`inner`](TensorBase::inner) with a dynamic-rank result.
+    fn inner_dyn<S2: Storage<Elem = T>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<T, IxDyn>> {
         let (a, b) = (dyn_view(self), dyn_view(rhs));
         let (na, nb) = (a.ndim(), b.ndim());
         if na == 0 || nb == 0 {
@@ -133,15 +149,16 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::from_vec(vec![1, 2], [2]).unwrap();
     /// let b = Tensor::from_vec(vec![3, 4, 5], [3]).unwrap();
-    /// assert_eq!(a.outer(&b).unwrap().to_vec(), vec![3, 4, 5, 6, 8, 10]);
+    /// let o: Tensor<i32, Ix2> = a.outer(&b).unwrap();
+    /// assert_eq!(o.to_vec(), vec![3, 4, 5, 6, 8, 10]);
     /// ```
-    pub fn outer<S2: Storage<Elem = T>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<T, IxDyn>> {
+    pub fn outer<S2: Storage<Elem = T>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<T, Ix2>> {
         let (m, n) = (self.size(), rhs.size());
         let a = dyn_view(self);
         let a = a.reshape(vec![m, 1])?;
         let b = dyn_view(rhs);
         let b = b.reshape(vec![1, n])?;
-        matmul_views(&dyn_view(&a), &dyn_view(&b))
+        matmul_views(&dyn_view(&a), &dyn_view(&b))?.into_dim()
     }
 
     /// NumPy `kron`: the Kronecker product; ranks are aligned by prepending length-1
@@ -151,11 +168,14 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::<i32, _>::eye(2);
     /// let b = Tensor::from_vec(vec![1, 2, 3, 4], [2, 2]).unwrap();
-    /// let k = a.kron(&b).unwrap();
+    /// let k: Tensor<i32, Ix2> = a.kron(&b).unwrap();
     /// assert_eq!(k.shape(), &[4, 4]);
     /// assert_eq!(k.to_vec(), vec![1, 2, 0, 0, 3, 4, 0, 0, 0, 0, 1, 2, 0, 0, 3, 4]);
     /// ```
-    pub fn kron<S2: Storage<Elem = T>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<T, IxDyn>> {
+    pub fn kron<S2: Storage<Elem = T>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<T, D::Output>>
+    where
+        D: DimMax<D2>,
+    {
         let nd = self.ndim().max(rhs.ndim());
         let pad =
             |s: &[usize]| -> Vec<usize> { std::iter::repeat_n(1, nd - s.len()).chain(s.iter().copied()).collect() };
@@ -166,7 +186,7 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         let order: Vec<usize> = (0..nd).flat_map(|i| [i, nd + i]).collect();
         let inter = permuted(&dyn_view(&o), &order).to_owned();
         let shape: Vec<usize> = sa.iter().zip(&sb).map(|(x, y)| x * y).collect();
-        owned(inter.storage.into_vec(), &shape)
+        owned(inter.storage.into_vec(), &shape)?.into_dim()
     }
 
     /// NumPy `trace`: the sum of the main diagonal over the first two axes; the other
@@ -175,9 +195,14 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::<i32, _>::arange(9).into_shape([3, 3]).unwrap();
-    /// assert_eq!(a.trace().unwrap().to_scalar().unwrap(), 12);
+    /// let t: Tensor<i32, Ix0> = a.trace().unwrap();
+    /// assert_eq!(t.to_scalar().unwrap(), 12);
     /// ```
-    pub fn trace(&self) -> Result<Tensor<T, IxDyn>> {
+    pub fn trace(&self) -> Result<Tensor<T, super::BatchDim<D>>>
+    where
+        D: RemoveAxis,
+        D::Smaller: RemoveAxis,
+    {
         if self.ndim() < 2 {
             return Err(Error::shape(
                 "trace",
@@ -189,7 +214,7 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         }
         let v = dyn_view(self);
         let d = diagonal(&v, 0, 1);
-        sum_axes(&d, &[0])
+        sum_axes(&d, &[0])?.into_dim()
     }
 }
 

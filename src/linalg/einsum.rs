@@ -6,7 +6,8 @@ use super::matmul::dyn_view;
 use crate::element::Num;
 use crate::error::{Error, Result, fmt_shape};
 use crate::layout::dim::{DimVec, StrideVec};
-use crate::layout::{Dimension, IxDyn, Layout};
+use crate::layout::{IxDyn, Layout};
+use crate::manip::AsDynView;
 use crate::storage::CowRepr;
 use crate::tensor::{Tensor, TensorBase, TensorCow, TensorView};
 use std::collections::HashMap;
@@ -50,8 +51,9 @@ fn parse_term(s: &str) -> Result<(Vec<u32>, Option<usize>)> {
 /// (ASCII) order. A letter repeated within a term takes the diagonal; letters missing
 /// from the output are summed; length-1 axes broadcast.
 ///
-/// The operands are views of one rank type (take `.view()` of owned tensors, and
-/// `.into_dyn()` to mix ranks). Diagonals, transposes and broadcasts are views; each
+/// The operands are a slice of references to tensors of any ownership kind and rank
+/// (`&[&a, &b.t(), &v]`, see [`AsDynView`]); the result's rank depends on the
+/// subscripts, so it is `IxDyn`. Diagonals, transposes and broadcasts are views; each
 /// contraction of two operands is one batched matrix product over permuted, reshaped
 /// views (copied only when NumPy's reshape would copy), never an elementwise
 /// `m × k × n` temporary. With three or more operands the pair with the smallest result
@@ -65,15 +67,19 @@ fn parse_term(s: &str) -> Result<(Vec<u32>, Option<usize>)> {
 /// use ferrotensor::linalg::einsum;
 /// let a = Tensor::<f64, _>::arange(6).into_shape([2, 3]).unwrap();
 /// let b = Tensor::<f64, _>::arange(12).into_shape([3, 4]).unwrap();
-/// let c = einsum("ij,jk->ik", &[a.view().into_dyn(), b.view().into_dyn()]).unwrap();
+/// let c = einsum("ij,jk->ik", &[&a, &b]).unwrap();
 /// assert_eq!(c.to_vec(), a.matmul(&b).unwrap().to_vec());
+/// let v = Tensor::<f64, _>::ones([3]);
+/// assert_eq!(einsum("ij,j->i", &[&a, &v.view()]).unwrap().to_vec(), vec![3.0, 12.0]);
 /// let m = Tensor::<i32, _>::arange(9).into_shape([3, 3]).unwrap();
-/// assert_eq!(einsum("ii", &[m.view()]).unwrap().to_scalar().unwrap(), 12);  // trace
-/// assert_eq!(einsum("ii->i", &[m.view()]).unwrap().to_vec(), vec![0, 4, 8]); // diagonal
-/// assert_eq!(einsum("ij->ji", &[m.view()]).unwrap()[&[0, 1][..]], 3);
-/// assert!(einsum("ij,jk", &[m.view()]).is_err());
+/// assert_eq!(einsum("ii", &[&m]).unwrap().to_scalar().unwrap(), 12);  // trace
+/// assert_eq!(einsum("ii->i", &[&m]).unwrap().to_vec(), vec![0, 4, 8]); // diagonal
+/// assert_eq!(einsum("ij->ji", &[&m]).unwrap()[&[0, 1][..]], 3);
+/// assert!(einsum("ij,jk", &[&m]).is_err());
 /// ```
-pub fn einsum<T: Num, D: Dimension>(subscripts: &str, operands: &[TensorView<'_, T, D>]) -> Result<Tensor<T, IxDyn>> {
+pub fn einsum<T: Num>(subscripts: &str, operands: &[&dyn AsDynView<T>]) -> Result<Tensor<T, IxDyn>> {
+    let operands: Vec<TensorView<'_, T, IxDyn>> = operands.iter().map(|o| o.as_dyn_view()).collect();
+    let operands = &operands[..];
     let (lhs, rhs) = match subscripts.split_once("->") {
         Some((l, r)) => (l, Some(r)),
         None => (subscripts, None),

@@ -2,7 +2,7 @@
 
 use super::batch::{Batch, LinalgFloat, tensor};
 use crate::error::{Error, Result, fmt_shape};
-use crate::layout::{Dimension, IxDyn};
+use crate::layout::{Dimension, Ix1, IxDyn, RemoveAxis};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 use faer::Mat;
@@ -40,17 +40,19 @@ fn pinv_from_svd<T: LinalgFloat>(u: &Mat<T>, s: &[T], v: &Mat<T>, cutoff: T) -> 
 /// use ferrotensor::prelude::*;
 /// let a = Tensor::<f64, _>::eye(2);
 /// let r = ferrotensor::linalg::lstsq(&a, &a, None).unwrap();
+/// let x: &Tensor<f64, Ix2> = &r.solution;
+/// assert_eq!(x.shape(), &[2, 2]);
 /// assert_eq!(r.singular_values.to_vec(), vec![1.0, 1.0]);
 /// ```
-pub struct Lstsq<T: crate::element::Element> {
-    /// The least-squares solution `x`, shape `(n,)` or `(n, k)`.
-    pub solution: Tensor<T, IxDyn>,
+pub struct Lstsq<T: crate::element::Element, D: Dimension = IxDyn> {
+    /// The least-squares solution `x`, shape `(n,)` or `(n, k)`: `b`'s rank type.
+    pub solution: Tensor<T, D>,
     /// Squared residual norms per column of `b` when `rank == n < m`, else empty.
-    pub residuals: Tensor<T, IxDyn>,
+    pub residuals: Tensor<T, Ix1>,
     /// The effective rank of `a`.
     pub rank: usize,
     /// The singular values of `a`, descending.
-    pub singular_values: Tensor<T, IxDyn>,
+    pub singular_values: Tensor<T, Ix1>,
 }
 
 /// Least-squares solution of `a · x ≈ b` for a `(m, n)` matrix `a` and `b` of shape
@@ -73,7 +75,7 @@ pub fn lstsq<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension, S2: Storage<Ele
     a: &TensorBase<S, D>,
     b: &TensorBase<S2, D2>,
     rcond: Option<T>,
-) -> Result<Lstsq<T>> {
+) -> Result<Lstsq<T, D2>> {
     let op = "lstsq";
     let bad = || {
         Error::shape(
@@ -149,7 +151,7 @@ pub fn lstsq<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension, S2: Storage<Ele
 pub fn pinv<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(
     a: &TensorBase<S, D>,
     rcond: Option<T>,
-) -> Result<Tensor<T, IxDyn>> {
+) -> Result<Tensor<T, D>> {
     let ba = Batch::of(a, "pinv", false)?;
     let rc = rcond.unwrap_or_else(|| T::from_f64(1e-15));
     let mut out = Vec::with_capacity(ba.data.len());
@@ -171,9 +173,12 @@ pub fn pinv<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(
 /// assert_eq!(matrix_rank(&a).unwrap().to_scalar().unwrap(), 2);
 /// assert_eq!(matrix_rank(&Tensor::<f64, _>::zeros([2, 2])).unwrap().to_scalar().unwrap(), 0);
 /// ```
-pub fn matrix_rank<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(
+pub fn matrix_rank<T: LinalgFloat, S: Storage<Elem = T>, D: RemoveAxis>(
     a: &TensorBase<S, D>,
-) -> Result<Tensor<usize, IxDyn>> {
+) -> Result<Tensor<usize, super::BatchDim<D>>>
+where
+    D::Smaller: RemoveAxis,
+{
     let ba = Batch::of(a, "matrix_rank", false)?;
     let mut out = Vec::with_capacity(ba.count());
     for t in 0..ba.count() {
@@ -182,7 +187,7 @@ pub fn matrix_rank<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(
         let tol = smax * T::from_usize(ba.rows.max(ba.cols)) * T::epsilon();
         out.push(s.iter().filter(|&&x| x > tol).count());
     }
-    Tensor::from_vec(out, ba.batch)
+    Tensor::from_vec(out, ba.batch)?.into_dim()
 }
 
 /// Which norm [`norm_ord`] computes (NumPy's `ord`).

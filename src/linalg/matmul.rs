@@ -14,7 +14,7 @@ use crate::error::{Error, Result, fmt_shape};
 use crate::iter::SendPtr;
 use crate::layout::dim::{DimVec, StrideVec};
 use crate::layout::transform::broadcast_shapes;
-use crate::layout::{Dimension, IxDyn, Layout};
+use crate::layout::{Dimension, IxDyn, Layout, MatmulDim};
 use crate::storage::{OwnedRepr, Storage};
 use crate::tensor::{Tensor, TensorBase, TensorView};
 use rayon::prelude::*;
@@ -25,6 +25,10 @@ const BATCH_PARALLEL_MAX: usize = 256 * 256 * 256;
 
 impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// Matrix product with NumPy `matmul` semantics (the fallible twin of `%`).
+    ///
+    /// The result's rank type follows from the operands' ([`MatmulDim`]): `Ix2`·`Ix2`
+    /// gives `Ix2`, `Ix2`·`Ix1` gives `Ix1`, `Ix1`·`Ix1` gives `Ix0`, stacks keep the
+    /// larger rank; 0-d operands do not compile with fixed ranks (NumPy rejects them).
     ///
     /// A 1-D left operand is treated as a row `(1, n)`, a 1-D right operand as a column
     /// `(n, 1)`, and the added axis is removed from the result (1-D with 1-D gives a 0-d
@@ -37,18 +41,24 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::from_vec(vec![1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0], [2, 3]).unwrap();
     /// let b = Tensor::from_vec(vec![1.0f64, 0.0, 0.0, 1.0, 1.0, 1.0], [3, 2]).unwrap();
-    /// let c = a.matmul(&b).unwrap();
+    /// let c: Tensor<f64, Ix2> = a.matmul(&b).unwrap();
     /// assert_eq!(c.shape(), &[2, 2]);
+    /// let v: Tensor<f64, Ix1> = a.matmul(&Tensor::from_vec(vec![1.0, 1.0, 1.0], [3]).unwrap()).unwrap();
+    /// assert_eq!(v.to_vec(), vec![6.0, 15.0]);
     /// assert_eq!(c.to_vec(), vec![4.0, 5.0, 10.0, 11.0]);
     /// // batch broadcasting: (2,1,3,4) @ (5,4,6) -> (2,5,3,6)
     /// let x = Tensor::<f32, _>::ones([2, 1, 3, 4]);
     /// let y = Tensor::<f32, _>::ones([5, 4, 6]);
-    /// assert_eq!(x.matmul(&y).unwrap().shape(), &[2, 5, 3, 6]);
+    /// let xy: Tensor<f32, Ix4> = x.matmul(&y).unwrap();
+    /// assert_eq!(xy.shape(), &[2, 5, 3, 6]);
     /// let e = a.matmul(&a).unwrap_err();
     /// assert_eq!(e.to_string(), "matmul: shapes (2, 3) and (2, 3) are not aligned: 3 != 2");
     /// ```
-    pub fn matmul<S2: Storage<Elem = T>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<T, IxDyn>> {
-        matmul_views(&dyn_view(self), &dyn_view(rhs))
+    pub fn matmul<S2: Storage<Elem = T>, D2: Dimension>(&self, rhs: &TensorBase<S2, D2>) -> Result<Tensor<T, D::Output>>
+    where
+        D: MatmulDim<D2>,
+    {
+        matmul_views(&dyn_view(self), &dyn_view(rhs))?.into_dim()
     }
 }
 

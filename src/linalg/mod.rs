@@ -46,3 +46,16 @@ pub use tensordot::TensordotAxes;
 
 #[allow(unused_imports)]
 use crate::tensor::TensorBase;
+
+/// The rank type of one result per matrix of a `(..., m, n)` stack of rank type `D`
+/// (two axes fewer), as [`det`] and [`matrix_rank`] return: `Ix0` for one matrix.
+///
+/// ```
+/// use ferrotensor::prelude::*;
+/// use ferrotensor::linalg::{det, BatchDim};
+/// let a = Tensor::<f64, _>::eye(3).broadcast_to([4, 3, 3]).unwrap().to_owned();
+/// let d: Tensor<f64, BatchDim<Ix3>> = det(&a).unwrap();
+/// let e: Tensor<f64, Ix1> = d;
+/// assert_eq!(e.to_vec(), vec![1.0; 4]);
+/// ```
+pub type BatchDim<D> = <<D as crate::layout::RemoveAxis>::Smaller as crate::layout::RemoveAxis>::Smaller;

@@ -2,9 +2,10 @@
 //! partially pivoted LU). A zero pivot means a singular matrix and gives `Err` where
 //! NumPy raises `LinAlgError`; `det`/`slogdet` return NumPy's `0` / `(0, -inf)`.
 
+use super::BatchDim;
 use super::batch::{Batch, LinalgFloat, broadcast_batch, push_mat, tensor};
 use crate::error::{Error, Result, fmt_shape};
-use crate::layout::{Dimension, IxDyn};
+use crate::layout::{Dimension, MatmulDim, RemoveAxis};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 use faer::linalg::solvers::{DenseSolveCore, PartialPivLu, SolveCore};
@@ -46,15 +47,15 @@ fn check_finite<T: LinalgFloat>(data: &[T], op: &'static str) -> Result<()> {
 /// use ferrotensor::linalg::solve;
 /// let a = Tensor::from_vec(vec![3.0f64, 1.0, 1.0, 2.0], [2, 2]).unwrap();
 /// let b = Tensor::from_vec(vec![9.0, 8.0], [2]).unwrap();
-/// let x = solve(&a, &b).unwrap();
+/// let x: Tensor<f64, Ix1> = solve(&a, &b).unwrap();
 /// assert!((x.to_vec()[0] - 2.0).abs() < 1e-12 && (x.to_vec()[1] - 3.0).abs() < 1e-12);
 /// let singular = Tensor::from_vec(vec![1.0, 2.0, 2.0, 4.0], [2, 2]).unwrap();
 /// assert!(solve(&singular, &b).is_err());
 /// ```
-pub fn solve<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension, S2: Storage<Elem = T>, D2: Dimension>(
+pub fn solve<T: LinalgFloat, S: Storage<Elem = T>, D: MatmulDim<D2>, S2: Storage<Elem = T>, D2: Dimension>(
     a: &TensorBase<S, D>,
     b: &TensorBase<S2, D2>,
-) -> Result<Tensor<T, IxDyn>> {
+) -> Result<Tensor<T, D::Output>> {
     let op = "solve";
     let ba = Batch::of(a, op, true)?;
     let vector = b.ndim() == 1;
@@ -103,13 +104,13 @@ pub fn solve<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension, S2: Storage<Ele
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::inv;
 /// let a = Tensor::from_vec(vec![4.0f32, 7.0, 2.0, 6.0], [2, 2]).unwrap();
-/// let i = inv(&a).unwrap();
+/// let i: Tensor<f32, Ix2> = inv(&a).unwrap();
 /// let back = &a % &i;
 /// assert!((back.to_vec()[0] - 1.0).abs() < 1e-5 && back.to_vec()[1].abs() < 1e-5);
 /// assert!(inv(&Tensor::<f64, _>::zeros([2, 2])).is_err());
 /// assert!(inv(&Tensor::<f64, _>::zeros([2, 3])).is_err());
 /// ```
-pub fn inv<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<Tensor<T, IxDyn>> {
+pub fn inv<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<Tensor<T, D>> {
     let op = "inv";
     let ba = Batch::of(a, op, true)?;
     let mut out = Vec::with_capacity(ba.data.len());
@@ -167,7 +168,10 @@ fn lu_slogdet<T: LinalgFloat>(a: &Mat<T>) -> (T, T) {
 /// let a = Tensor::from_vec(vec![1.0f64, 2.0, 3.0, 4.0], [2, 2]).unwrap();
 /// assert!((det(&a).unwrap().to_scalar().unwrap() + 2.0).abs() < 1e-12);
 /// ```
-pub fn det<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S, D>) -> Result<Tensor<T, IxDyn>> {
+pub fn det<T: LinalgFloat, S: Storage<Elem = T>, D: RemoveAxis>(a: &TensorBase<S, D>) -> Result<Tensor<T, BatchDim<D>>>
+where
+    D::Smaller: RemoveAxis,
+{
     let ba = Batch::of(a, "det", true)?;
     let out: Vec<T> = (0..ba.count())
         .map(|t| {
@@ -189,9 +193,13 @@ pub fn det<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(a: &TensorBase<S,
 /// assert_eq!(s.to_scalar().unwrap(), -1.0);
 /// assert!((l.to_scalar().unwrap() - 6f64.ln()).abs() < 1e-12);
 /// ```
-pub fn slogdet<T: LinalgFloat, S: Storage<Elem = T>, D: Dimension>(
+#[allow(clippy::type_complexity)]
+pub fn slogdet<T: LinalgFloat, S: Storage<Elem = T>, D: RemoveAxis>(
     a: &TensorBase<S, D>,
-) -> Result<(Tensor<T, IxDyn>, Tensor<T, IxDyn>)> {
+) -> Result<(Tensor<T, BatchDim<D>>, Tensor<T, BatchDim<D>>)>
+where
+    D::Smaller: RemoveAxis,
+{
     let ba = Batch::of(a, "slogdet", true)?;
     let (signs, logs): (Vec<T>, Vec<T>) = (0..ba.count()).map(|t| lu_slogdet(&ba.mat(t))).unzip();
     Ok((tensor(signs, &ba.batch, &[])?, tensor(logs, &ba.batch, &[])?))

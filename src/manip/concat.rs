@@ -4,6 +4,7 @@ use super::{AsView, alloc, c_strides, copy_into, dyn_view, owned};
 use crate::element::Element;
 use crate::error::{Error, Result, fmt_shape};
 use crate::layout::transform::normalize_axis;
+use crate::layout::{AtLeast, InsertAxis};
 use crate::layout::{Dimension, IxDyn};
 use crate::tensor::{Tensor, TensorView};
 
@@ -65,10 +66,10 @@ fn concat_views<T: Element, D: Dimension>(
 /// let c: Tensor<i32, Ix2> = concatenate(&[&a, &b], 1).unwrap();
 /// assert_eq!(c.to_vec(), vec![1, 2, 5, 3, 4, 6]);
 /// assert!(concatenate(&[&a, &b], 0).is_err());            // (2, 2) vs (2, 1) on axis 1
-/// let t = concatenate(&[a.t(), a.view()], -1).unwrap();   // views of any layout
+/// let t = concatenate(&[&a.t(), &a], -1).unwrap();        // views and owned tensors mix
 /// assert_eq!(t.to_vec(), vec![1, 3, 1, 2, 2, 4, 3, 4]);
 /// ```
-pub fn concatenate<T: Element, D: Dimension, V: AsView<T, D>>(inputs: &[V], axis: isize) -> Result<Tensor<T, D>> {
+pub fn concatenate<T: Element, D: Dimension>(inputs: &[&dyn AsView<T, D>], axis: isize) -> Result<Tensor<T, D>> {
     let views: Vec<TensorView<'_, T, D>> = inputs.iter().map(|v| v.as_view()).collect();
     concat_views(&views, axis, "concatenate")
 }
@@ -80,11 +81,12 @@ pub fn concatenate<T: Element, D: Dimension, V: AsView<T, D>>(inputs: &[V], axis
 /// use ferrotensor::prelude::*;
 /// let a = Tensor::from_vec(vec![1, 2], [2]).unwrap();
 /// let b = Tensor::from_vec(vec![3, 4], [2]).unwrap();
-/// assert_eq!(stack(&[&a, &b], 0).unwrap().to_vec(), vec![1, 2, 3, 4]);
+/// let s: Tensor<i32, Ix2> = stack(&[&a, &b.view()], 0).unwrap();
+/// assert_eq!(s.to_vec(), vec![1, 2, 3, 4]);
 /// let s = stack(&[&a, &b], -1).unwrap();
 /// assert_eq!((s.shape(), s.to_vec()), (&[2usize, 2][..], vec![1, 3, 2, 4]));
 /// ```
-pub fn stack<T: Element, D: Dimension, V: AsView<T, D>>(inputs: &[V], axis: isize) -> Result<Tensor<T, IxDyn>> {
+pub fn stack<T: Element, D: InsertAxis>(inputs: &[&dyn AsView<T, D>], axis: isize) -> Result<Tensor<T, D::Larger>> {
     let op = "stack";
     let views: Vec<TensorView<'_, T, D>> = inputs.iter().map(|v| v.as_view()).collect();
     let first = views
@@ -99,7 +101,7 @@ pub fn stack<T: Element, D: Dimension, V: AsView<T, D>>(inputs: &[V], axis: isiz
     let ax = normalize_axis(axis, first.ndim() + 1, op)?;
     let expanded: Vec<TensorView<'_, T, IxDyn>> =
         views.iter().map(|v| v.unsqueeze(ax as isize)).collect::<Result<_>>()?;
-    concat_views(&expanded, ax as isize, op)
+    concat_views(&expanded, ax as isize, op)?.into_dim()
 }
 
 /// A view with at least `n` axes, new length-1 axes placed as NumPy's `atleast_Nd`
@@ -125,12 +127,12 @@ fn at_least<'a, T: Element, D: Dimension>(v: &TensorView<'a, T, D>, n: usize) ->
     Ok(v)
 }
 
-fn stack_along<T: Element, D: Dimension, V: AsView<T, D>>(
-    inputs: &[V],
+fn stack_along<T: Element, D: Dimension, Out: Dimension>(
+    inputs: &[&dyn AsView<T, D>],
     rank: usize,
     axis: Option<isize>,
     op: &'static str,
-) -> Result<Tensor<T, IxDyn>> {
+) -> Result<Tensor<T, Out>> {
     let views: Vec<TensorView<'_, T, IxDyn>> = inputs
         .iter()
         .map(|v| at_least(&v.as_view(), rank))
@@ -140,7 +142,7 @@ fn stack_along<T: Element, D: Dimension, V: AsView<T, D>>(
     }
     // hstack: 1-D inputs join along axis 0, others along axis 1.
     let axis = axis.unwrap_or(if views[0].ndim() == 1 { 0 } else { 1 });
-    concat_views(&views, axis, op)
+    concat_views(&views, axis, op)?.into_dim()
 }
 
 /// Joins tensors column-wise (NumPy `hstack`): along axis 0 for 1-D inputs, else along
@@ -150,9 +152,10 @@ fn stack_along<T: Element, D: Dimension, V: AsView<T, D>>(
 /// use ferrotensor::prelude::*;
 /// let a = Tensor::from_vec(vec![1, 2], [2]).unwrap();
 /// let b = Tensor::from_vec(vec![3], [1]).unwrap();
-/// assert_eq!(hstack(&[&a, &b]).unwrap().to_vec(), vec![1, 2, 3]);
+/// let h: Tensor<i32, Ix1> = hstack(&[&a, &b]).unwrap();
+/// assert_eq!(h.to_vec(), vec![1, 2, 3]);
 /// ```
-pub fn hstack<T: Element, D: Dimension, V: AsView<T, D>>(inputs: &[V]) -> Result<Tensor<T, IxDyn>> {
+pub fn hstack<T: Element, D: AtLeast<1>>(inputs: &[&dyn AsView<T, D>]) -> Result<Tensor<T, D::Output>> {
     stack_along(inputs, 1, None, "hstack")
 }
 
@@ -162,10 +165,10 @@ pub fn hstack<T: Element, D: Dimension, V: AsView<T, D>>(inputs: &[V]) -> Result
 /// ```
 /// use ferrotensor::prelude::*;
 /// let a = Tensor::from_vec(vec![1, 2], [2]).unwrap();
-/// let v = vstack(&[&a, &a]).unwrap();
+/// let v: Tensor<i32, Ix2> = vstack(&[&a, &a.view()]).unwrap();
 /// assert_eq!((v.shape(), v.to_vec()), (&[2usize, 2][..], vec![1, 2, 1, 2]));
 /// ```
-pub fn vstack<T: Element, D: Dimension, V: AsView<T, D>>(inputs: &[V]) -> Result<Tensor<T, IxDyn>> {
+pub fn vstack<T: Element, D: AtLeast<2>>(inputs: &[&dyn AsView<T, D>]) -> Result<Tensor<T, D::Output>> {
     stack_along(inputs, 2, Some(0), "vstack")
 }
 
@@ -175,9 +178,9 @@ pub fn vstack<T: Element, D: Dimension, V: AsView<T, D>>(inputs: &[V]) -> Result
 /// ```
 /// use ferrotensor::prelude::*;
 /// let a = Tensor::from_vec(vec![1, 2], [2]).unwrap();
-/// let d = dstack(&[&a, &a]).unwrap();
+/// let d: Tensor<i32, Ix3> = dstack(&[&a, &a]).unwrap();
 /// assert_eq!((d.shape(), d.to_vec()), (&[1usize, 2, 2][..], vec![1, 1, 2, 2]));
 /// ```
-pub fn dstack<T: Element, D: Dimension, V: AsView<T, D>>(inputs: &[V]) -> Result<Tensor<T, IxDyn>> {
+pub fn dstack<T: Element, D: AtLeast<3>>(inputs: &[&dyn AsView<T, D>]) -> Result<Tensor<T, D::Output>> {
     stack_along(inputs, 3, Some(2), "dstack")
 }

@@ -1,10 +1,10 @@
 //! Coordinate grids: `meshgrid`.
 
-use super::{AsView, view_with};
+use super::{AsDynView, view_with};
 use crate::element::Element;
 use crate::error::Result;
 use crate::layout::dim::StrideVec;
-use crate::layout::{Dimension, IxDyn, Layout};
+use crate::layout::{IxDyn, Layout};
 use crate::tensor::Tensor;
 
 /// The axis order of [`meshgrid`]'s outputs (NumPy's `indexing`).
@@ -25,7 +25,8 @@ pub enum Indexing {
 
 /// Coordinate matrices from coordinate vectors (NumPy `meshgrid`, `copy=True`):
 /// output `i` holds input `i` (flattened in row-major order) repeated along every
-/// other axis. An empty list gives an empty list.
+/// other axis. An empty list gives an empty list. The inputs may mix ranks and
+/// ownership kinds; the outputs have as many axes as there are inputs (`IxDyn`).
 ///
 /// ```
 /// use ferrotensor::prelude::*;
@@ -35,14 +36,11 @@ pub enum Indexing {
 /// assert_eq!(g[0].shape(), &[2, 3]);
 /// assert_eq!(g[0].to_vec(), vec![1, 2, 3, 1, 2, 3]);
 /// assert_eq!(g[1].to_vec(), vec![7, 7, 7, 8, 8, 8]);
-/// let m = meshgrid(&[&x, &y], Indexing::Ij).unwrap();
+/// let m = meshgrid(&[&x, &y.view().into_dyn()], Indexing::Ij).unwrap();
 /// assert_eq!(m[1].shape(), &[3, 2]);
 /// ```
-pub fn meshgrid<T: Element, D: Dimension, V: AsView<T, D>>(
-    xs: &[V],
-    indexing: Indexing,
-) -> Result<Vec<Tensor<T, IxDyn>>> {
-    let flat: Vec<Vec<T>> = xs.iter().map(|x| x.as_view().to_vec()).collect();
+pub fn meshgrid<T: Element>(xs: &[&dyn AsDynView<T>], indexing: Indexing) -> Result<Vec<Tensor<T, IxDyn>>> {
+    let flat: Vec<Vec<T>> = xs.iter().map(|x| x.as_dyn_view().to_vec()).collect();
     let k = flat.len();
     let mut shape: Vec<usize> = flat.iter().map(|v| v.len()).collect();
     // Output axis of input i.

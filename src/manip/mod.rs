@@ -16,21 +16,32 @@
 //! | `topk.rs` | [`TensorBase::topk`] |
 //! | `search.rs` | [`TensorBase::searchsorted`] with [`Side`] |
 //! | `unique.rs` | [`TensorBase::unique`] |
+//! | `windows.rs` | [`TensorBase::sliding_window_view`] (a view) |
 //!
-//! Functions that combine several tensors take a slice of anything implementing
-//! [`AsView`]: owned tensors, views, references to either, shared or copy-on-write
-//! tensors (`&[&a, &b]`, `&[a.view(), b.t()]`). Tensors of different ownership kinds
-//! are mixed by calling `.view()` on each.
+//! # Passing several tensors
 //!
-//! Every result is a new row-major contiguous tensor, except [`split`], [`chunk`] and
-//! [`unstack`], which return views of the input.
+//! Every function that takes several tensors (here [`concatenate`], [`stack`],
+//! [`hstack`], [`vstack`], [`dstack`], [`meshgrid`], [`TensorBase::index_put`]; in
+//! [`linalg`](crate::linalg) `einsum`) takes a slice of references, `&[&a, &b, …]`, in
+//! which owned tensors, views, copy-on-write and shared tensors mix freely:
+//! `concatenate(&[&a, &b.t(), &c.view()], 0)`. Functions whose result keeps the
+//! inputs' rank type ([`concatenate`], [`stack`], the `*stack`s) take one rank type
+//! ([`AsView`]); functions whose inputs may have different ranks ([`meshgrid`],
+//! `einsum`, index tensors) take any mix of ranks ([`AsDynView`]). A `Vec` of tensors is
+//! passed as `&v.iter().map(|t| t as _).collect::<Vec<_>>()`.
+//!
+//! Every result is a new row-major contiguous tensor, except [`split`], [`chunk`],
+//! [`unstack`] and [`TensorBase::sliding_window_view`], which return views of the input.
 //!
 //! ```
 //! use ferrotensor::prelude::*;
 //! let a = Tensor::<i32, _>::arange(6).into_shape([2, 3]).unwrap();
 //! let b = Tensor::<i32, _>::full([1, 3], 9);
-//! let c = concatenate(&[&a, &b], 0).unwrap();
+//! let c = concatenate(&[&a, &b.view()], 0).unwrap();
 //! assert_eq!(c.shape(), &[3, 3]);
+//! let parts = vec![a.clone(), a];
+//! let d = concatenate(&parts.iter().map(|t| t as _).collect::<Vec<_>>(), 1).unwrap();
+//! assert_eq!(d.shape(), &[2, 6]);
 //! let parts = split(&c, Sections::Count(2), 0).unwrap();
 //! assert_eq!(parts[1].to_vec(), vec![9, 9, 9]);
 //! let (s, i) = (c.sort(-1).unwrap(), c.argsort(0).unwrap());
@@ -54,6 +65,7 @@ mod split;
 mod topk;
 mod tri;
 mod unique;
+mod windows;
 
 pub use concat::{concatenate, dstack, hstack, stack, vstack};
 pub use grid::{Indexing, meshgrid};
@@ -70,19 +82,52 @@ use crate::layout::{Dimension, IxDyn, Layout};
 use crate::storage::{OwnedRepr, Storage, ViewRepr};
 use crate::tensor::{Tensor, TensorBase, TensorView};
 
-/// Anything that can lend a read-only view of itself: every ownership kind of
-/// [`TensorBase`] and references to them. The combining functions ([`concatenate`],
-/// [`stack`], …) take slices of it.
+/// Anything that can lend a read-only view of itself with rank type `D`: every
+/// ownership kind of [`TensorBase`] and references to them. The combining functions
+/// that keep the inputs' rank type ([`concatenate`], [`stack`], …) take a slice of
+/// `&dyn AsView<T, D>`, so `&[&a, &b.view()]` mixes ownership kinds.
 ///
 /// ```
 /// use ferrotensor::prelude::*;
 /// let a = Tensor::<f32, _>::ones([2]);
 /// let v: TensorView<'_, f32, Ix1> = (&a).as_view();
 /// assert_eq!(v.as_ptr(), a.as_ptr());
+/// let list: [&dyn AsView<f32, Ix1>; 2] = [&a, &v];
+/// assert_eq!(concatenate(&list, 0).unwrap().size(), 4);
 /// ```
 pub trait AsView<T: Element, D: Dimension> {
     /// A view of the whole tensor (never copies).
     fn as_view(&self) -> TensorView<'_, T, D>;
+}
+
+/// Anything that can lend a read-only view of itself, of any rank type: the
+/// functions whose inputs may differ in rank ([`meshgrid`], `einsum`, index tensors)
+/// take a slice of `&dyn AsDynView<T>`, so `&[&matrix, &vector.view()]` mixes ranks
+/// and ownership kinds.
+///
+/// ```
+/// use ferrotensor::prelude::*;
+/// let m = Tensor::<f64, _>::eye(2);
+/// let v = Tensor::from_vec(vec![1.0, 2.0], [2]).unwrap();
+/// let mv = ferrotensor::linalg::einsum("ij,j->i", &[&m, &v.view()]).unwrap();
+/// assert_eq!(mv.to_vec(), vec![1.0, 2.0]);
+/// assert_eq!((&v).as_dyn_view().shape(), &[2]);
+/// ```
+pub trait AsDynView<T: Element> {
+    /// A dynamic-rank view of the whole tensor (never copies).
+    fn as_dyn_view(&self) -> TensorView<'_, T, IxDyn>;
+}
+
+impl<T: Element, S: Storage<Elem = T>, D: Dimension> AsDynView<T> for TensorBase<S, D> {
+    fn as_dyn_view(&self) -> TensorView<'_, T, IxDyn> {
+        dyn_view(&self.view())
+    }
+}
+
+impl<T: Element, X: AsDynView<T> + ?Sized> AsDynView<T> for &X {
+    fn as_dyn_view(&self) -> TensorView<'_, T, IxDyn> {
+        (**self).as_dyn_view()
+    }
 }
 
 impl<T: Element, S: Storage<Elem = T>, D: Dimension> AsView<T, D> for TensorBase<S, D> {

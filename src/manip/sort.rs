@@ -1,4 +1,5 @@
-//! Stable sorting along an axis: `sort`, `argsort`, with NumPy's order (NaN last).
+//! Stable sorting along an axis: `sort`, `argsort` with NumPy's order (NaN last), and
+//! `sort_descending`, `argsort_descending` with PyTorch's (NaN first).
 
 use super::fsort;
 use super::radix::{par_sort_run, sort_run};
@@ -197,6 +198,19 @@ fn sort_long_f32<T: Element>(v: &TensorView<'_, T, IxDyn>, n: usize) -> Result<O
     Ok(Some(unsafe { crate::memory::alloc::assume_init_vec(out) }))
 }
 
+/// The radix key of the ascending or descending order: a descending sort is the
+/// stable ascending sort of the complemented key (within its `KEY_BYTES` low bytes),
+/// so equal elements keep their order and NaNs (the largest key) come first.
+fn order_key<T: SortElement>(descending: bool) -> impl Fn(&T) -> u64 + Sync + Copy {
+    let mask = if T::KEY_BYTES >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * T::KEY_BYTES)) - 1
+    };
+    let flip = if descending { mask } else { 0 };
+    move |x: &T| x.sort_key() ^ flip
+}
+
 impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// A sorted copy along `axis` (NumPy `sort(kind="stable")`): ascending, `-0.0`
     /// equal to `0.0`, NaNs last. Independent lanes are sorted in parallel, a single
@@ -214,27 +228,51 @@ impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert!(s[1].is_nan());
     /// ```
     pub fn sort(&self, axis: isize) -> Result<Tensor<T, D>> {
-        let op = "sort";
+        self.sort_impl(axis, false, "sort")
+    }
+
+    /// A sorted copy along `axis`, largest first (PyTorch `sort(dim, descending=True,
+    /// stable=True)`): stable — equal elements (and `-0.0`/`0.0`) keep their order —
+    /// and NaNs first, as PyTorch places them (NaN counts as the largest value). NumPy
+    /// has no descending sort; `np.sort(a)[::-1]` gives the same values except that it
+    /// reverses the order of equal elements. `Err` for an axis out of range.
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// let a = Tensor::from_vec(vec![1.0, f64::NAN, 3.0, -0.0, 0.0, 3.0], [6]).unwrap();
+    /// let s = a.sort_descending(0).unwrap().to_vec();
+    /// assert!(s[0].is_nan());
+    /// assert_eq!(s[1..], [3.0, 3.0, 1.0, -0.0, 0.0]);
+    /// assert!(s[4].is_sign_negative(), "-0.0 came first in the input: stable");
+    /// ```
+    pub fn sort_descending(&self, axis: isize) -> Result<Tensor<T, D>> {
+        self.sort_impl(axis, true, "sort_descending")
+    }
+
+    /// [`sort`](TensorBase::sort) or [`sort_descending`](TensorBase::sort_descending).
+    fn sort_impl(&self, axis: isize, descending: bool, op: &'static str) -> Result<Tensor<T, D>> {
         let ax = normalize_axis(axis, self.ndim(), op)?;
         let v = axis_last(&self.view(), ax);
         let moved = v.shape().to_vec();
         let n = moved[moved.len() - 1];
-        if let Some(out) = sort_long_f32(&v, n)? {
+        if !descending && let Some(out) = sort_long_f32(&v, n)? {
             return restore_axis(out, &moved, ax, op);
         }
         let mut out = alloc::<T>(&moved, op)?;
         if out.is_empty() {
             return restore_axis(out, &moved, ax, op);
         }
-        if let (Some(buf), Some(o)) = (
-            same_type::slice::<T, f32>(v.storage.0),
-            same_type::slice_mut::<T, f32>(&mut out),
-        ) && n <= u32::MAX as usize
+        if !descending
+            && let (Some(buf), Some(o)) = (
+                same_type::slice::<T, f32>(v.storage.0),
+                same_type::slice_mut::<T, f32>(&mut out),
+            )
+            && n <= u32::MAX as usize
         {
             sort_f32(&v, buf, o);
             return restore_axis(out, &moved, ax, op);
         }
-        let key = |x: &T| x.sort_key();
+        let key = order_key::<T>(descending);
         let (buf, st) = (v.storage.0, v.strides()[v.ndim() - 1]);
         if out.len() == n {
             // One lane: copy it, then sort it on all threads.
@@ -270,7 +308,27 @@ impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(a.argsort(0).unwrap().to_vec(), vec![1, 3, 0, 2]);
     /// ```
     pub fn argsort(&self, axis: isize) -> Result<Tensor<usize, D>> {
-        let op = "argsort";
+        self.argsort_impl(axis, false, "argsort")
+    }
+
+    /// The indices that sort each lane along `axis` largest first (PyTorch
+    /// `argsort(dim, descending=True, stable=True)`): equal elements keep their order,
+    /// NaNs come first (see [`sort_descending`](TensorBase::sort_descending)). `Err`
+    /// for an axis out of range.
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// let a = Tensor::from_vec(vec![2, 1, 2, 1], [4]).unwrap();
+    /// assert_eq!(a.argsort_descending(0).unwrap().to_vec(), vec![0, 2, 1, 3]);
+    /// let f = Tensor::from_vec(vec![0.5, f32::NAN, 2.0], [3]).unwrap();
+    /// assert_eq!(f.argsort_descending(-1).unwrap().to_vec(), vec![1, 2, 0]);
+    /// ```
+    pub fn argsort_descending(&self, axis: isize) -> Result<Tensor<usize, D>> {
+        self.argsort_impl(axis, true, "argsort_descending")
+    }
+
+    /// [`argsort`](TensorBase::argsort) or [`argsort_descending`](TensorBase::argsort_descending).
+    fn argsort_impl(&self, axis: isize, descending: bool, op: &'static str) -> Result<Tensor<usize, D>> {
         let ax = normalize_axis(axis, self.ndim(), op)?;
         let v = axis_last(&self.view(), ax);
         let moved = v.shape().to_vec();
@@ -279,7 +337,8 @@ impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         if out.is_empty() {
             return restore_axis(out, &moved, ax, op);
         }
-        let key = |p: &(u64, usize)| p.0;
+        let key = order_key::<T>(descending);
+        let pair_key = |p: &(u64, usize)| p.0;
         let (buf, st) = (v.storage.0, v.strides()[v.ndim() - 1]);
         let threads = if out.len() == n { sort_threads(n) } else { 1 };
         per_lane(
@@ -288,9 +347,9 @@ impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             || (vec![(0u64, 0usize); n], vec![(0u64, 0usize); n]),
             |(pairs, tmp), lane, o| {
                 for (i, p) in pairs.iter_mut().enumerate() {
-                    *p = (buf[(o + i as isize * st) as usize].sort_key(), i);
+                    *p = (key(&buf[(o + i as isize * st) as usize]), i);
                 }
-                let sorted = if par_sort_run(pairs, tmp, T::KEY_BYTES, threads, &key) {
+                let sorted = if par_sort_run(pairs, tmp, T::KEY_BYTES, threads, &pair_key) {
                     &*tmp
                 } else {
                     &*pairs

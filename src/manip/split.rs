@@ -5,7 +5,7 @@ use crate::element::Element;
 use crate::error::{Error, Result, fmt_shape};
 use crate::layout::slice::slice_indices;
 use crate::layout::transform::normalize_axis;
-use crate::layout::{Dimension, IxDyn};
+use crate::layout::{Dimension, RemoveAxis};
 use crate::tensor::TensorView;
 
 /// How [`split`] cuts an axis.
@@ -107,19 +107,20 @@ pub fn chunk<'a, T: Element, D: Dimension, V: AsView<T, D> + ?Sized>(
 }
 
 /// Views of every index along `axis`, with that axis removed (PyTorch `unbind` /
-/// NumPy `unstack`). `Err` for a 0-d input or an axis out of range.
+/// NumPy `unstack`): an `IxN` input gives `IxN-1` views. `Err` for a 0-d input or an
+/// axis out of range.
 ///
 /// ```
 /// use ferrotensor::prelude::*;
 /// let a = Tensor::<i32, _>::arange(6).into_shape([2, 3]).unwrap();
-/// let cols = unstack(&a, 1).unwrap();
+/// let cols: Vec<TensorView<'_, i32, Ix1>> = unstack(&a, 1).unwrap();
 /// assert_eq!(cols.len(), 3);
 /// assert_eq!(cols[1].to_vec(), vec![1, 4]);
 /// ```
-pub fn unstack<'a, T: Element, D: Dimension, V: AsView<T, D> + ?Sized>(
+pub fn unstack<'a, T: Element, D: RemoveAxis, V: AsView<T, D> + ?Sized>(
     a: &'a V,
     axis: isize,
-) -> Result<Vec<TensorView<'a, T, IxDyn>>> {
+) -> Result<Vec<TensorView<'a, T, D::Smaller>>> {
     let op = "unstack";
     let v = a.as_view();
     if v.ndim() == 0 {
@@ -131,13 +132,13 @@ pub fn unstack<'a, T: Element, D: Dimension, V: AsView<T, D> + ?Sized>(
     let ax = normalize_axis(axis, v.ndim(), op)?;
     let base = v.layout().clone().into_dyn();
     let stride = base.strides()[ax];
-    Ok((0..v.shape()[ax])
+    (0..v.shape()[ax])
         .map(|i| {
             let mut l = base.clone();
             l.shape.0.remove(ax);
             l.strides.remove(ax);
             l.offset = (l.offset as isize + i as isize * stride) as usize;
-            view_with(v.storage.0, l)
+            Ok(view_with(v.storage.0, l.into_dim()?))
         })
-        .collect())
+        .collect()
 }

@@ -3,7 +3,7 @@
 use super::{alloc, owned};
 use crate::element::Element;
 use crate::error::{Error, Result, fmt_shape};
-use crate::layout::{Dimension, IxDyn};
+use crate::layout::{DiagDim, Dimension};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 
@@ -67,17 +67,23 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
 
     /// NumPy `diag`: a 1-D input of length `n` gives the `(n + |k|, n + |k|)` matrix with
     /// the input on diagonal `k` (zeros elsewhere); a 2-D input gives a 1-D copy of its
-    /// diagonal `k` (empty if `k` lies outside). `Err` for other ranks.
+    /// diagonal `k` (empty if `k` lies outside). The rank type follows ([`DiagDim`]:
+    /// `Ix1` gives `Ix2`, `Ix2` gives `Ix1`); other fixed ranks do not compile, and at
+    /// dynamic rank they are an `Err`.
     ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let v = Tensor::from_vec(vec![1, 2], [2]).unwrap();
-    /// assert_eq!(v.diag(1).unwrap().to_vec(), vec![0, 1, 0, 0, 0, 2, 0, 0, 0]);
+    /// let d: Tensor<i32, Ix2> = v.diag(1).unwrap();
+    /// assert_eq!(d.to_vec(), vec![0, 1, 0, 0, 0, 2, 0, 0, 0]);
     /// let m = Tensor::from_vec(vec![1, 2, 3, 4, 5, 6], [2, 3]).unwrap();
     /// assert_eq!(m.diag(0).unwrap().to_vec(), vec![1, 5]);
     /// assert_eq!(m.diag(-1).unwrap().to_vec(), vec![4]);
     /// ```
-    pub fn diag(&self, k: isize) -> Result<Tensor<T, IxDyn>> {
+    pub fn diag(&self, k: isize) -> Result<Tensor<T, D::Output>>
+    where
+        D: DiagDim,
+    {
         let op = "diag";
         let buf = self.storage.buffer();
         let st = self.strides();

@@ -14,8 +14,7 @@
 //!   allocation (never its contents) is kept for reuse, so that the next output of about
 //!   that size (within 1/8) skips the page faults and zeroing of fresh memory. For a
 //!   memory-bound operation such as `&a + &b` on f32 `[4096, 4096]` that is the
-//!   difference between 7.8 ms and 2.2 ms (measured on the benchmark machine, see
-//!   `bench/results/elementwise.md`).
+//!   difference between 6.8 ms and 3.7 ms (2-core AMD EPYC, see `BENCHMARKS.md`).
 //! * **Given back when idle.** A cached buffer that is not reused within
 //!   [`CACHE_IDLE_RELEASE`] (1 s) is freed by a background thread, which then asks the
 //!   C allocator to return free memory to the system (`malloc_trim` on glibc). So after

@@ -46,7 +46,7 @@ mod norm;
 mod pool;
 mod softmax;
 mod upsample;
-mod util;
+pub(crate) mod util;
 
 pub use activation::{elu, gelu, gelu_tanh, hardsigmoid, hardswish, leaky_relu, relu, relu6, sigmoid, silu, tanh};
 pub use chw::ChwTensor;

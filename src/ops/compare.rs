@@ -1,13 +1,11 @@
 //! Comparison and selection: `eq ne lt le gt ge` (→ `Tensor<bool>`), [`where_`],
 //! `clip`, `isnan`, `isinf`, `isfinite`, `isclose`, `allclose`.
 
-use super::core::{layout_to, map_with, src, zip_with};
-use super::{DimMax, Real};
+use super::core::{map_with, retype, zip_operand, zip3_to};
+use super::{Operand, Real};
 use crate::element::{Element, Float};
 use crate::error::Result;
-use crate::iter::zip::zip3_new;
 use crate::layout::Dimension;
-use crate::layout::transform::broadcast_shapes;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 
@@ -16,40 +14,33 @@ macro_rules! comparisons {
         impl<T: Element + $bound, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             $(
                 #[doc = concat!("Element-wise `", stringify!($body), "` with broadcasting (NumPy `", $op,
-                    "`); `Err` if the shapes do not broadcast.")]
+                    "`): `other` is a scalar or any tensor ([`Operand`]). `Err` if the shapes do not broadcast.")]
                 ///
                 /// ```
                 /// use ferrotensor::prelude::*;
                 /// let a = Tensor::from_vec(vec![1, 2, 3], [3]).unwrap();
+                #[doc = concat!("assert_eq!(a.", stringify!($name), "(2).unwrap().to_vec(), vec!", $ex, ");")]
                 /// let b = Tensor::from_vec(vec![2], [1]).unwrap();
-                #[doc = concat!("assert_eq!(a.", stringify!($try_name), "(&b).unwrap().to_vec(), vec!", $ex, ");")]
+                #[doc = concat!("assert_eq!(a.", stringify!($name), "(&b).unwrap().to_vec(), vec!", $ex, ");")]
+                #[doc = concat!("assert!(a.", stringify!($name), "(&Tensor::<i32, _>::zeros([2])).is_err());")]
                 /// ```
-                pub fn $try_name<S2: Storage<Elem = T>, D2: Dimension>(
-                    &self,
-                    other: &TensorBase<S2, D2>,
-                ) -> Result<Tensor<bool, D::Output>>
-                where
-                    D: DimMax<D2>,
-                {
-                    zip_with(self, other, $op, |$x: T, $y: T| $body)
+                #[allow(clippy::should_implement_trait)]
+                pub fn $name<O: Operand<T, D>>(&self, other: O) -> Result<Tensor<bool, O::Output>> {
+                    zip_operand(self, &other, $op, |$x: T, $y: T| $body)
                 }
 
-                #[doc = concat!("Element-wise `", stringify!($body), "` with broadcasting (NumPy `", $op,
-                    "`). Panics if the shapes do not broadcast (see the `try_` twin).")]
+                #[doc = concat!("Former name of [`", stringify!($name), "`](TensorBase::", stringify!($name),
+                    "), which now returns `Result` itself.")]
                 ///
                 /// ```
+                /// # #![allow(deprecated)]
                 /// use ferrotensor::prelude::*;
                 /// let a = Tensor::from_vec(vec![1, 2, 3], [3]).unwrap();
-                /// let b = Tensor::from_vec(vec![2], [1]).unwrap();
-                #[doc = concat!("assert_eq!(a.", stringify!($name), "(&b).to_vec(), vec!", $ex, ");")]
+                #[doc = concat!("assert_eq!(a.", stringify!($try_name), "(2).unwrap().to_vec(), vec!", $ex, ");")]
                 /// ```
-                #[track_caller]
-                #[allow(clippy::should_implement_trait)]
-                pub fn $name<S2: Storage<Elem = T>, D2: Dimension>(&self, other: &TensorBase<S2, D2>) -> Tensor<bool, D::Output>
-                where
-                    D: DimMax<D2>,
-                {
-                    self.$try_name(other).unwrap_or_else(|e| panic!("{e}"))
+                #[deprecated(since = "0.2.0", note = "use the method without `try_`: it returns `Result` now")]
+                pub fn $try_name<O: Operand<T, D>>(&self, other: O) -> Result<Tensor<bool, O::Output>> {
+                    self.$name(other)
                 }
             )*
         }
@@ -68,74 +59,58 @@ comparisons!(PartialOrd;
 );
 
 /// NumPy `where(cond, a, b)`: `a` where `cond` is true, else `b`, all three broadcast
-/// together; `Err` if they do not broadcast.
+/// together; `a` and `b` are scalars or tensors ([`Operand`]). `Err` naming the three
+/// shapes if they do not broadcast.
+///
+/// The result's rank type is the broadcast rank of the three ([`DimMax`](crate::DimMax)).
 ///
 /// ```
 /// use ferrotensor::prelude::*;
 /// let c = Tensor::from_vec(vec![true, false], [2, 1]).unwrap();
 /// let a = Tensor::from_vec(vec![1, 2, 3], [3]).unwrap();
-/// let b = Tensor::from_vec(vec![0], [1]).unwrap();
-/// let w = ferrotensor::where_(&c, &a, &b).unwrap();
-/// assert_eq!(w.shape(), &[2, 3]);
+/// let w: Tensor<i32, Ix2> = where_(&c, &a, 0).unwrap();
 /// assert_eq!(w.to_vec(), vec![1, 2, 3, 0, 0, 0]);
-/// assert!(ferrotensor::where_(&c, &a, &Tensor::<i32, _>::zeros([4])).is_err());
+/// let x = Tensor::from_vec(vec![-1.0, 2.0], [2]).unwrap();
+/// assert_eq!(where_(&x.gt(0.0).unwrap(), &x, 0.0).unwrap().to_vec(), vec![0.0, 2.0]);
+/// let e = where_(&c, &a, &Tensor::<i32, _>::zeros([4])).unwrap_err();
+/// assert_eq!(e.to_string(), "where: operands could not be broadcast together with shapes (2, 1) (3,) (4,)");
 /// ```
-#[allow(clippy::type_complexity)]
-pub fn where_<T, S0, S1, S2, D0, D1, D2>(
-    cond: &TensorBase<S0, D0>,
-    a: &TensorBase<S1, D1>,
-    b: &TensorBase<S2, D2>,
-) -> Result<Tensor<T, <D0::Output as DimMax<D2>>::Output>>
+pub fn where_<T, S, D, A, B>(cond: &TensorBase<S, D>, a: A, b: B) -> Result<Tensor<T, B::Output>>
 where
     T: Element,
-    S0: Storage<Elem = bool>,
-    S1: Storage<Elem = T>,
-    S2: Storage<Elem = T>,
-    D0: DimMax<D1>,
-    D0::Output: DimMax<D2>,
-    D1: Dimension,
-    D2: Dimension,
+    S: Storage<Elem = bool>,
+    D: Dimension,
+    A: Operand<T, D>,
+    B: Operand<T, A::Output>,
 {
-    let op = "where";
-    let s01 = broadcast_shapes(cond.shape(), a.shape(), op)?;
-    let shape = broadcast_shapes(&s01, b.shape(), op).map_err(|_| {
-        crate::Error::shape(
-            op,
-            format!(
-                "operands could not be broadcast together with shapes {} {} {}",
-                crate::error::fmt_shape(cond.shape()),
-                crate::error::fmt_shape(a.shape()),
-                crate::error::fmt_shape(b.shape())
-            ),
-        )
-    })?;
-    let (lc, la, lb) = (
-        layout_to(cond, &shape, op)?,
-        layout_to(a, &shape, op)?,
-        layout_to(b, &shape, op)?,
-    );
-    let data = zip3_new(
-        &shape,
-        src(cond, &lc),
-        src(a, &la),
-        src(b, &lb),
-        |c, x, y| if c { x } else { y },
-    );
-    Ok(super::core::from_c_vec(data, &shape))
+    let (va, vb) = (a.operand_view(), b.operand_view());
+    zip3_to(cond, &va, &vb, "where", |c, x, y| if c { x } else { y })
 }
 
 impl<T: Real, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
-    /// NumPy `clip(a, min, max)` = `minimum(maximum(a, min), max)` (NaN stays NaN).
+    /// NumPy `clip(a, min, max)` = `minimum(maximum(a, min), max)` (NaN stays NaN);
+    /// `min` and `max` are scalars or tensors ([`Operand`]), broadcast with `self`.
+    /// `Err` if the shapes do not broadcast.
     ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::from_vec(vec![-2.0, 0.5, 9.0, f64::NAN], [4]).unwrap();
-    /// let c = a.clip(0.0, 1.0).to_vec();
+    /// let c = a.clip(0.0, 1.0).unwrap().to_vec();
     /// assert_eq!(&c[..3], &[0.0, 0.5, 1.0]);
     /// assert!(c[3].is_nan());
+    /// let hi = Tensor::from_vec(vec![1.0, 0.2, 5.0, 1.0], [4]).unwrap();
+    /// assert_eq!(a.clip(0.0, &hi).unwrap().to_vec()[..3], [0.0, 0.2, 5.0]);
     /// ```
-    pub fn clip(&self, min: T, max: T) -> Tensor<T, D> {
-        map_with(self, 1, move |x: T| x.r_maximum(min).r_minimum(max))
+    pub fn clip<Lo: Operand<T, D>, Hi: Operand<T, Lo::Output>>(
+        &self,
+        min: Lo,
+        max: Hi,
+    ) -> Result<Tensor<T, Hi::Output>> {
+        let f = |x: T, lo: T, hi: T| x.r_maximum(lo).r_minimum(hi);
+        if let (Some(lo), Some(hi)) = (min.scalar(), max.scalar()) {
+            return Ok(retype(map_with(self, 1, move |x| f(x, lo, hi))));
+        }
+        zip3_to(self, &min.operand_view(), &max.operand_view(), "clip", f)
     }
 
     /// True where the element is NaN (always false for integers).
@@ -173,7 +148,7 @@ impl<T: Real, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
 }
 
 impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
-    /// NumPy `isclose(a, b, rtol, atol, equal_nan)`: `|a - b| <= atol + rtol·|b|` with
+    /// NumPy `isclose(a, b, rtol, atol, equal_nan)` (`b` a scalar or any tensor): `|a - b| <= atol + rtol·|b|` with
     /// finite `b`, or `a == b` (equal infinities); NaNs are close to each other only with
     /// `equal_nan`. `Err` if the shapes do not broadcast.
     ///
@@ -184,17 +159,14 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(a.isclose(&b, 1e-5, 1e-8, false).unwrap().to_vec(), vec![true, false, false, true]);
     /// assert_eq!(a.isclose(&b, 1e-5, 1e-8, true).unwrap().to_vec(), vec![true, false, true, true]);
     /// ```
-    pub fn isclose<S2: Storage<Elem = T>, D2: Dimension>(
+    pub fn isclose<O: Operand<T, D>>(
         &self,
-        other: &TensorBase<S2, D2>,
+        other: O,
         rtol: T,
         atol: T,
         equal_nan: bool,
-    ) -> Result<Tensor<bool, D::Output>>
-    where
-        D: DimMax<D2>,
-    {
-        zip_with(self, other, "isclose", move |x: T, y: T| {
+    ) -> Result<Tensor<bool, O::Output>> {
+        zip_operand(self, &other, "isclose", move |x: T, y: T| {
             let close = (x - y).abs() <= atol + rtol * y.abs() && y.is_finite();
             close || x == y || (equal_nan && x.is_nan() && y.is_nan())
         })
@@ -208,16 +180,7 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert!(a.allclose(&(&a + 1e-7), 1e-5, 1e-8, false).unwrap());
     /// assert!(!a.allclose(&(&a + 1.0), 1e-5, 1e-8, false).unwrap());
     /// ```
-    pub fn allclose<S2: Storage<Elem = T>, D2: Dimension>(
-        &self,
-        other: &TensorBase<S2, D2>,
-        rtol: T,
-        atol: T,
-        equal_nan: bool,
-    ) -> Result<bool>
-    where
-        D: DimMax<D2>,
-    {
+    pub fn allclose<O: Operand<T, D>>(&self, other: O, rtol: T, atol: T, equal_nan: bool) -> Result<bool> {
         Ok(self.isclose(other, rtol, atol, equal_nan)?.iter().all(|&c| c))
     }
 }

@@ -1,7 +1,7 @@
 //! The tensor-level glue between operations and the engine: broadcasting two operands,
 //! building result tensors, and reusing an owned operand's buffer.
 
-use super::DimMax;
+use super::{DimMax, Operand};
 use crate::element::Element;
 use crate::error::{Error, Result, fmt_shape};
 use crate::iter::zip::{self, Dst, Src};
@@ -67,6 +67,26 @@ where
     D1: DimMax<D2>,
     D2: Dimension,
 {
+    zip_to(a, b, op, f)
+}
+
+/// [`zip_with`] into a result of rank type `Out` (the broadcast rank of the operands).
+pub(crate) fn zip_to<Out, A, B, O, S1, S2, D1, D2>(
+    a: &TensorBase<S1, D1>,
+    b: &TensorBase<S2, D2>,
+    op: &'static str,
+    f: impl Fn(A, B) -> O + Sync,
+) -> Result<Tensor<O, Out>>
+where
+    Out: Dimension,
+    A: Element,
+    B: Element,
+    O: Send,
+    S1: Storage<Elem = A>,
+    S2: Storage<Elem = B>,
+    D1: Dimension,
+    D2: Dimension,
+{
     // Same-shape contiguous operands first: no broadcast shape to build (measurable on
     // 64×64 tensors, where this call's overhead is a tenth of the time).
     if a.shape() == b.shape()
@@ -78,6 +98,72 @@ where
     let shape = broadcast_shapes(a.shape(), b.shape(), op)?;
     let (la, lb) = (layout_to(a, &shape, op)?, layout_to(b, &shape, op)?);
     let data = zip::zip_new(&shape, src(a, &la), src(b, &lb), f);
+    Ok(from_c_vec(data, &shape))
+}
+
+/// `f(a, rhs)` element-wise for any [`Operand`]: a scalar is passed to the kernel
+/// directly (no broadcast), a tensor is zipped with broadcasting.
+pub(crate) fn zip_operand<A, B, O, S, D, R>(
+    a: &TensorBase<S, D>,
+    rhs: &R,
+    op: &'static str,
+    f: impl Fn(A, B) -> O + Sync,
+) -> Result<Tensor<O, R::Output>>
+where
+    A: Element,
+    B: Element,
+    O: Send,
+    S: Storage<Elem = A>,
+    D: Dimension,
+    R: Operand<B, D>,
+{
+    match rhs.scalar() {
+        Some(y) => Ok(retype(map_with(a, 1, move |x| f(x, y)))),
+        None => zip_to(a, &rhs.operand_view(), op, f),
+    }
+}
+
+/// `f(a, b, c)` element-wise with the three operands broadcast together, into a result
+/// of rank type `Out`; the error names all three shapes.
+pub(crate) fn zip3_to<Out, A, B, C, O, S1, S2, S3, D1, D2, D3>(
+    a: &TensorBase<S1, D1>,
+    b: &TensorBase<S2, D2>,
+    c: &TensorBase<S3, D3>,
+    op: &'static str,
+    f: impl Fn(A, B, C) -> O + Sync,
+) -> Result<Tensor<O, Out>>
+where
+    Out: Dimension,
+    A: Element,
+    B: Element,
+    C: Element,
+    O: Send,
+    S1: Storage<Elem = A>,
+    S2: Storage<Elem = B>,
+    S3: Storage<Elem = C>,
+    D1: Dimension,
+    D2: Dimension,
+    D3: Dimension,
+{
+    let shape = broadcast_shapes(a.shape(), b.shape(), op)
+        .and_then(|s| broadcast_shapes(&s, c.shape(), op))
+        .map_err(|_| {
+            Error::shape(
+                op,
+                format!(
+                    "operands could not be broadcast together with shapes {} {} {}",
+                    fmt_shape(a.shape()),
+                    fmt_shape(b.shape()),
+                    fmt_shape(c.shape())
+                ),
+            )
+        })?;
+    let (la, lb, lc) = (
+        layout_to(a, &shape, op)?,
+        layout_to(b, &shape, op)?,
+        layout_to(c, &shape, op)?,
+    );
+    let data = zip::zip3_new(&shape, src(a, &la), src(b, &lb), src(c, &lc), f);
     Ok(from_c_vec(data, &shape))
 }
 

@@ -1,8 +1,8 @@
 //! Closures over elements: `map`, `mapv`, `map_inplace`, `mapv_inplace`, `zip_map`,
 //! `zip_map_inplace`.
 
-use super::DimMax;
-use super::core::{map_assign, map_with, zip_assign, zip_with};
+use super::Operand;
+use super::core::{map_assign, map_with, zip_assign, zip_operand};
 use crate::element::Element;
 use crate::error::Result;
 use crate::iter::zip::{Src, map_new};
@@ -42,8 +42,9 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         map_with(self, 1, f)
     }
 
-    /// `f(a, b)` element-wise with NumPy broadcasting; the output element type may
-    /// differ. `Err` if the shapes do not broadcast.
+    /// `f(a, b)` element-wise with NumPy broadcasting, `other` a scalar or any tensor
+    /// ([`Operand`]); the output element type may differ. `Err` if the shapes do not
+    /// broadcast.
     ///
     /// ```
     /// use ferrotensor::prelude::*;
@@ -54,16 +55,14 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(c.to_vec(), vec![11.0, 21.0, 12.0, 22.0, 13.0, 23.0]);
     /// assert!(a.zip_map(&Tensor::<f64, _>::zeros([4]), |x, y| x as f64 + y).is_ok());
     /// assert!(a.zip_map(&Tensor::<f64, _>::zeros([2, 4]), |x, y| x as f64 + y).is_err());
+    /// assert_eq!(a.zip_map(0.5, |x, y| x as f64 * y).unwrap().to_vec(), vec![0.5, 1.0, 1.5]);
     /// ```
-    pub fn zip_map<B: Element, U: Send, S2: Storage<Elem = B>, D2: Dimension>(
+    pub fn zip_map<B: Element, U: Send, O: Operand<B, D>>(
         &self,
-        other: &TensorBase<S2, D2>,
+        other: O,
         f: impl Fn(T, B) -> U + Sync,
-    ) -> Result<Tensor<U, D::Output>>
-    where
-        D: DimMax<D2>,
-    {
-        zip_with(self, other, "zip_map", f)
+    ) -> Result<Tensor<U, O::Output>> {
+        zip_operand(self, &other, "zip_map", f)
     }
 }
 
@@ -92,8 +91,9 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
         map_assign(self, |x| *x = f(*x))
     }
 
-    /// Calls `f(&mut x, y)` for every element `x` with `other` broadcast to this
-    /// tensor's shape; `Err` ("non-broadcastable output") if it does not broadcast.
+    /// Calls `f(&mut x, y)` for every element `x` with `other` (a scalar or any tensor)
+    /// broadcast to this tensor's shape; `Err` ("non-broadcastable output") if it does
+    /// not broadcast.
     ///
     /// ```
     /// use ferrotensor::prelude::*;
@@ -103,11 +103,17 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(a.to_vec(), vec![1, 2, 3, 1, 2, 3]);
     /// assert!(row.clone().zip_map_inplace(&a, |x, y| *x += y).is_err());
     /// ```
-    pub fn zip_map_inplace<B: Element, S2: Storage<Elem = B>, D2: Dimension>(
+    pub fn zip_map_inplace<B: Element, O: Operand<B, D>>(
         &mut self,
-        other: &TensorBase<S2, D2>,
+        other: O,
         f: impl Fn(&mut T, B) + Sync,
     ) -> Result<()> {
-        zip_assign(self, other, "zip_map_inplace", f)
+        match other.scalar() {
+            Some(y) => {
+                map_assign(self, move |x| f(x, y));
+                Ok(())
+            }
+            None => zip_assign(self, &other.operand_view(), "zip_map_inplace", f),
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! Element-wise unary math: one method per function, named as in NumPy/PyTorch.
 //!
 //! Float functions take `T: Float`; `f16`/`bf16` compute through `f32` and round once.
-//! `exp`, `ln`, `tanh`, `sigmoid`, `erf`, `gelu`, `gelu_erf` and `silu` use the
+//! `exp`, `ln`, `tanh`, `sigmoid`, `erf`, `gelu`, `gelu_tanh` and `silu` use the
 //! vectorised [`VMath`] kernels (≤ 2 ulp, see [`crate::kernels::vmath`]); the others use
 //! Rust's `std` functions (the platform libm, ≤ 1–2 ulp) or, for `asinh`, `acosh` and
 //! `atanh` (whose `std` forms lose up to ~13 ulp near the ends), the `libm` crate; `softplus` is
@@ -72,12 +72,28 @@ float_unary! {
     round, "rounding to the nearest integer, half to even (NumPy `round`)", 1, f32::round_ties_even, f64::round_ties_even, None, 2.5 => 2.0;
     trunc, "truncation toward zero", 1, f32::trunc, f64::trunc, None, -1.7 => -1.0;
     relu, "rectified linear unit `max(x, 0)` (NaN stays NaN)", 1, f32x::relu, f64x::relu, None, -1.5 => 0.0;
-    gelu, "GELU, tanh approximation `0.5x(1 + tanh(√(2/π)(x + 0.044715x³)))`", 8, f32::vgelu, f64fix::gelu, Some((f32::gelu_slice, f64fix::gelu_slice)), 1.0 => 0.8411919906082768;
-    gelu_erf, "exact GELU `0.5x(1 + erf(x/√2))`", 8, f32::vgelu_erf, f64fix::gelu_erf, Some((f32::gelu_erf_slice, f64fix::gelu_erf_slice)), 1.0 => 0.8413447460685429;
+    gelu, "GELU, exact: `0.5x(1 + erf(x/√2))` (PyTorch's default `gelu`, as [`nn::gelu`](crate::nn::gelu))", 8, f32::vgelu_erf, f64fix::gelu_erf, Some((f32::gelu_erf_slice, f64fix::gelu_erf_slice)), 1.0 => 0.8413447460685429;
+    gelu_tanh, "GELU, tanh approximation `0.5x(1 + tanh(√(2/π)(x + 0.044715x³)))` (PyTorch's `gelu(approximate='tanh')`, as [`nn::gelu_tanh`](crate::nn::gelu_tanh))", 8, f32::vgelu, f64fix::gelu, Some((f32::gelu_slice, f64fix::gelu_slice)), 1.0 => 0.8411919906082768;
     erf, "error function", 8, f32::verf, f64::verf, Some((f32::erf_slice, f64::erf_slice)), 0.5 => 0.5204998778130465;
     silu, "SiLU (swish) `x · sigmoid(x)`", 8, f32::vsilu, f64fix::silu, Some((f32::silu_slice, f64fix::silu_slice)), 1.0 => 0.7310585786300049;
     sigmoid, "logistic sigmoid `1 / (1 + e^-x)`", 8, f32::vsigmoid, f64::vsigmoid, Some((f32::sigmoid_slice, f64::sigmoid_slice)), 0.0 => 0.5;
     softplus, "softplus `ln(1 + e^x)` (computed stably)", 8, f32x::softplus, f64x::softplus, None, 0.0 => 0.6931471805599453;
+}
+
+impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
+    /// Former name of the exact GELU, now [`gelu`](TensorBase::gelu) (`gelu` was the
+    /// tanh approximation, now [`gelu_tanh`](TensorBase::gelu_tanh)).
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// use ferrotensor::prelude::*;
+    /// let a = Tensor::from_vec(vec![1.0f64], [1]).unwrap();
+    /// assert_eq!(a.gelu_erf().to_vec(), a.gelu().to_vec());
+    /// ```
+    #[deprecated(since = "0.2.0", note = "`gelu` is now the exact (erf) GELU")]
+    pub fn gelu_erf(&self) -> Tensor<T, D> {
+        self.gelu()
+    }
 }
 
 impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
@@ -118,6 +134,40 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
                 cost: 8,
             },
         )
+    }
+}
+
+/// NumPy's `10^n` for `round`: exact table values up to `1e8`, then repeated `× 10`.
+fn power_of_ten(n: u32) -> f64 {
+    const P10: [f64; 9] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8];
+    match P10.get(n as usize) {
+        Some(&p) => p,
+        None => (9..n).fold(1e9, |p, _| p * 10.0),
+    }
+}
+
+impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
+    /// Rounds to `decimals` decimal places, half to even, as NumPy's
+    /// `round(a, decimals)`: `rint(x · 10^d) / 10^d` computed in the element type (so
+    /// `0.285` rounds to `0.28`: `0.285 · 100` is just below the tie); a negative
+    /// `decimals` rounds to tens, hundreds, … (`rint(x / 10^-d) · 10^-d`). NaN and ±∞
+    /// stay; values whose scaled form overflows become ±∞ as in NumPy.
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// let a = Tensor::from_vec(vec![2.675, -1.005, 0.125, 1234.5678, 0.285], [5]).unwrap();
+    /// assert_eq!(a.round_decimals(2).to_vec(), vec![2.68, -1.0, 0.12, 1234.57, 0.28]);
+    /// assert_eq!(a.round_decimals(-2).to_vec(), vec![0.0, -0.0, 0.0, 1200.0, 0.0]);
+    /// assert_eq!(a.round_decimals(0).to_vec(), a.round().to_vec());
+    /// ```
+    pub fn round_decimals(&self, decimals: i32) -> Tensor<T, D> {
+        let f = T::from_f64(power_of_ten(decimals.unsigned_abs()));
+        let rint = |y: T| T::from_f64(y.to_f64().round_ties_even());
+        if decimals >= 0 {
+            map_with(self, 2, move |x: T| rint(x * f) / f)
+        } else {
+            map_with(self, 2, move |x: T| rint(x / f) * f)
+        }
     }
 }
 

@@ -8,7 +8,7 @@ use crate::element::Element;
 use crate::error::{Error, Result, fmt_shape};
 use crate::iter::{PARALLEL_THRESHOLD, Plan, SendPtr};
 use crate::layout::transform::normalize_axis;
-use crate::layout::{Dimension, IxDyn, Order};
+use crate::layout::{Dimension, IxDyn, Order, RemoveAxis};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -291,17 +291,23 @@ impl<T: Element + PartialOrd, S: Storage<Elem = T>, D: Dimension> TensorBase<S, 
         self.arg_flat::<false, true>("nanargmin")
     }
 
-    /// Indices of the first maxima along `axis` (first NaN wins); `Err` if the axis has
-    /// length 0.
+    /// Indices of the first maxima along `axis` (first NaN wins), removing the axis (an
+    /// `IxN` tensor gives `IxN-1`, as [`sum_axis`](TensorBase::sum_axis)); `Err` if the
+    /// axis is out of range or has length 0. For NumPy's `keepdims=True`, insert the
+    /// axis back with `unsqueeze(axis)`.
     ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::from_vec(vec![1, 9, 4, 8, 2, 6], [2, 3]).unwrap();
-    /// assert_eq!(a.argmax_axis(1, false).unwrap().to_vec(), vec![1, 0]);
-    /// assert_eq!(a.argmax_axis(-2, true).unwrap().shape(), &[1, 3]);
+    /// let i: Tensor<usize, Ix1> = a.argmax_axis(1).unwrap();
+    /// assert_eq!(i.to_vec(), vec![1, 0]);
+    /// assert_eq!(a.argmax_axis(-2).unwrap().unsqueeze(-2).unwrap().shape(), &[1, 3]);
     /// ```
-    pub fn argmax_axis(&self, axis: isize, keepdims: bool) -> Result<Tensor<usize, IxDyn>> {
-        self.arg_axis::<true, false>(axis, keepdims, "argmax")
+    pub fn argmax_axis(&self, axis: isize) -> Result<Tensor<usize, D::Smaller>>
+    where
+        D: RemoveAxis,
+    {
+        self.arg_axis::<true, false>(axis, false, "argmax")?.into_dim()
     }
 
     /// Indices of the first minima along `axis` (first NaN wins).
@@ -309,10 +315,13 @@ impl<T: Element + PartialOrd, S: Storage<Elem = T>, D: Dimension> TensorBase<S, 
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::from_vec(vec![1, 9, 4, 8, 2, 6], [2, 3]).unwrap();
-    /// assert_eq!(a.argmin_axis(0, false).unwrap().to_vec(), vec![0, 1, 0]);
+    /// assert_eq!(a.argmin_axis(0).unwrap().to_vec(), vec![0, 1, 0]);
     /// ```
-    pub fn argmin_axis(&self, axis: isize, keepdims: bool) -> Result<Tensor<usize, IxDyn>> {
-        self.arg_axis::<false, false>(axis, keepdims, "argmin")
+    pub fn argmin_axis(&self, axis: isize) -> Result<Tensor<usize, D::Smaller>>
+    where
+        D: RemoveAxis,
+    {
+        self.arg_axis::<false, false>(axis, false, "argmin")?.into_dim()
     }
 
     /// [`TensorBase::nanargmax`] along `axis`; `Err` if any slice is all NaN.
@@ -320,10 +329,13 @@ impl<T: Element + PartialOrd, S: Storage<Elem = T>, D: Dimension> TensorBase<S, 
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::from_vec(vec![f64::NAN, 2.0, 5.0, f64::NAN], [2, 2]).unwrap();
-    /// assert_eq!(a.nanargmax_axis(1, false).unwrap().to_vec(), vec![1, 0]);
+    /// assert_eq!(a.nanargmax_axis(1).unwrap().to_vec(), vec![1, 0]);
     /// ```
-    pub fn nanargmax_axis(&self, axis: isize, keepdims: bool) -> Result<Tensor<usize, IxDyn>> {
-        self.arg_axis::<true, true>(axis, keepdims, "nanargmax")
+    pub fn nanargmax_axis(&self, axis: isize) -> Result<Tensor<usize, D::Smaller>>
+    where
+        D: RemoveAxis,
+    {
+        self.arg_axis::<true, true>(axis, false, "nanargmax")?.into_dim()
     }
 
     /// [`TensorBase::nanargmin`] along `axis`; `Err` if any slice is all NaN.
@@ -331,9 +343,12 @@ impl<T: Element + PartialOrd, S: Storage<Elem = T>, D: Dimension> TensorBase<S, 
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::from_vec(vec![f64::NAN, 2.0, 5.0, 1.0], [2, 2]).unwrap();
-    /// assert_eq!(a.nanargmin_axis(0, false).unwrap().to_vec(), vec![1, 1]);
+    /// assert_eq!(a.nanargmin_axis(0).unwrap().to_vec(), vec![1, 1]);
     /// ```
-    pub fn nanargmin_axis(&self, axis: isize, keepdims: bool) -> Result<Tensor<usize, IxDyn>> {
-        self.arg_axis::<false, true>(axis, keepdims, "nanargmin")
+    pub fn nanargmin_axis(&self, axis: isize) -> Result<Tensor<usize, D::Smaller>>
+    where
+        D: RemoveAxis,
+    {
+        self.arg_axis::<false, true>(axis, false, "nanargmin")?.into_dim()
     }
 }

@@ -4,7 +4,7 @@ use super::Spec;
 use super::engine::Reducer;
 use crate::element::Element;
 use crate::error::Result;
-use crate::layout::{Dimension, IxDyn};
+use crate::layout::{Dimension, IxDyn, RemoveAxis};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 
@@ -59,12 +59,13 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         spec.finish(acc, keepdims, op)
     }
 
-    /// Folds along one `axis` (the axis is removed), like ndarray's `fold_axis`.
+    /// Folds along one `axis` (the axis is removed: `IxN` gives `IxN-1`), like ndarray's
+    /// `fold_axis`.
     ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::from_vec(vec![1, 5, 3, 2], [2, 2]).unwrap();
-    /// let m = a.fold_axis(0, i32::MIN, |acc, x| acc.max(x)).unwrap();
+    /// let m: Tensor<i32, Ix1> = a.fold_axis(0, i32::MIN, |acc, x| acc.max(x)).unwrap();
     /// assert_eq!(m.to_vec(), vec![3, 5]);
     /// ```
     pub fn fold_axis<A: Element>(
@@ -72,7 +73,10 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         axis: isize,
         init: A,
         f: impl Fn(A, T) -> A + Sync,
-    ) -> Result<Tensor<A, IxDyn>> {
-        self.reduce_axes(&[axis], false, init, f)
+    ) -> Result<Tensor<A, D::Smaller>>
+    where
+        D: RemoveAxis,
+    {
+        self.reduce_axes(&[axis], false, init, f)?.into_dim()
     }
 }

@@ -2,9 +2,11 @@
 //! extrema, logical reductions, norms, `logsumexp`, cumulative sums and the generic
 //! [`TensorBase::reduce_axes`] / [`TensorBase::fold_axis`].
 //!
-//! Every reduction has a whole-tensor form (`a.sum()`) and an over-axes form
-//! (`a.sum_axes(&[0, -1], keepdims)`) and works on every ownership kind and any layout
-//! (strided, flipped, broadcast, transposed): only the viewed elements are read.
+//! Every reduction has a whole-tensor form (`a.sum()`), a single-axis form that keeps a
+//! fixed rank type (`a.sum_axis(0)`: `IxN` gives `IxN-1`) and an over-axes form
+//! (`a.sum_axes(&[0, -1], keepdims)`, `IxDyn`), and works on every ownership kind and
+//! any layout (strided, flipped, broadcast, transposed): only the viewed elements are
+//! read.
 //!
 //! | rule | behaviour (NumPy's) |
 //! |---|---|
@@ -55,8 +57,10 @@ mod moments;
 mod norm;
 pub(crate) mod pairwise;
 pub(crate) mod simd;
+mod single_axis;
 mod sum;
 
+pub use moments::Ddof;
 pub use norm::NormOrd;
 
 use crate::element::Element;

@@ -71,15 +71,46 @@ impl<T: Float, A: Float, F: Fn(T, T) -> A> super::simd::Kernel for CenteredRowsK
     }
 }
 
+/// Delta degrees of freedom of [`var`](TensorBase::var) and [`std`](TensorBase::std):
+/// an integer (`a.var(1)`) or a fractional value (`a.var(0.5)`), as NumPy's `ddof`.
+/// The divisor is `max(n − ddof, 0)`.
+///
+/// ```
+/// use ferrotensor::prelude::*;
+/// use ferrotensor::reduce::Ddof;
+/// assert_eq!(1usize.ddof(), 1.0);
+/// assert_eq!(0.5f32.ddof(), 0.5);
+/// let a = Tensor::from_vec(vec![1.0, 2.0, 3.0], [3]).unwrap();
+/// assert_eq!(a.var(1), a.var(1.0));
+/// assert_eq!(a.var(0.5), 2.0 / 2.5);
+/// ```
+pub trait Ddof: Copy {
+    /// The value as `f64`.
+    fn ddof(self) -> f64;
+}
+
+macro_rules! impl_ddof {
+    ($($t:ty),*) => {$(
+        impl Ddof for $t {
+            #[inline]
+            fn ddof(self) -> f64 {
+                self as f64
+            }
+        }
+    )*};
+}
+impl_ddof!(usize, u32, u64, i32, i64, f32, f64);
+
 impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// Variances over `axes` (`None`: all), one per output in row-major order.
-    fn var_raw(&self, axes: Option<&[isize]>, ddof: usize, op: &'static str) -> Result<(Vec<T>, Spec)> {
+    fn var_raw(&self, axes: Option<&[isize]>, ddof: f64, op: &'static str) -> Result<(Vec<T>, Spec)> {
         let spec = Spec::new(self.shape(), axes, op)?;
         let n = spec.n_red;
         let means = self
             .sums(&spec, |x: T| x, op)?
             .finish(|s, _| s / T::from_usize(n), |s, _| s / n as f32);
-        let dof = n.saturating_sub(ddof);
+        // NumPy: max(n - ddof, 0); a zero divisor gives inf or NaN.
+        let dof = (n as f64 - ddof).max(0.0);
         let v = if is_half::<T>() {
             // f16/bf16: deviations and squares in the element type (as NumPy), their
             // sum in f32, rounded once.
@@ -88,24 +119,25 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             s.into_iter().map(|s| T::from_f32(s / dof as f32)).collect()
         } else {
             let s = self.reduce_raw(&spec, &Centered(&means, |x: T, m: T| (x - m) * (x - m)), false, op)?;
-            let div = T::from_usize(dof);
+            let div = T::from_f64(dof);
             s.into_iter().map(|s| s / div).collect()
         };
         Ok((v, spec))
     }
 
-    /// Variance of all elements with `ddof` delta degrees of freedom: the sum of squared
-    /// deviations from the mean divided by `max(n − ddof, 0)` (NaN if empty; infinite
-    /// or NaN when `ddof ≥ n`, as NumPy).
+    /// Variance of all elements with `ddof` delta degrees of freedom (an integer or a
+    /// float, [`Ddof`]): the sum of squared deviations from the mean divided by
+    /// `max(n − ddof, 0)` (NaN if empty; infinite or NaN when `ddof ≥ n`, as NumPy).
     ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::from_vec(vec![1.0, 2.0, 3.0, 4.0], [2, 2]).unwrap();
     /// assert_eq!(a.var(0), 1.25);
     /// assert_eq!(a.var(1), 5.0 / 3.0);
+    /// assert_eq!(a.var(0.5), 5.0 / 3.5);
     /// ```
-    pub fn var(&self, ddof: usize) -> T {
-        self.var_raw(None, ddof, "var").expect("var over all axes").0[0]
+    pub fn var(&self, ddof: impl Ddof) -> T {
+        self.var_raw(None, ddof.ddof(), "var").expect("var over all axes").0[0]
     }
 
     /// Standard deviation of all elements: `sqrt(var(ddof))`.
@@ -115,7 +147,7 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// let a = Tensor::from_vec(vec![1.0f32, 3.0], [2]).unwrap();
     /// assert_eq!(a.std(0), 1.0);
     /// ```
-    pub fn std(&self, ddof: usize) -> T {
+    pub fn std(&self, ddof: impl Ddof) -> T {
         self.var(ddof).sqrt()
     }
 
@@ -126,8 +158,8 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// let a = Tensor::from_vec(vec![1.0, 2.0, 3.0, 5.0], [2, 2]).unwrap();
     /// assert_eq!(a.var_axes(&[1], false, 0).unwrap().to_vec(), vec![0.25, 1.0]);
     /// ```
-    pub fn var_axes(&self, axes: &[isize], keepdims: bool, ddof: usize) -> Result<Tensor<T, IxDyn>> {
-        let (v, spec) = self.var_raw(Some(axes), ddof, "var")?;
+    pub fn var_axes(&self, axes: &[isize], keepdims: bool, ddof: impl Ddof) -> Result<Tensor<T, IxDyn>> {
+        let (v, spec) = self.var_raw(Some(axes), ddof.ddof(), "var")?;
         spec.finish(v, keepdims, "var")
     }
 
@@ -138,8 +170,8 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// let a = Tensor::from_vec(vec![1.0, 3.0, 3.0, 7.0], [2, 2]).unwrap();
     /// assert_eq!(a.std_axes(&[1], true, 0).unwrap().to_vec(), vec![1.0, 2.0]);
     /// ```
-    pub fn std_axes(&self, axes: &[isize], keepdims: bool, ddof: usize) -> Result<Tensor<T, IxDyn>> {
-        let (v, spec) = self.var_raw(Some(axes), ddof, "std")?;
+    pub fn std_axes(&self, axes: &[isize], keepdims: bool, ddof: impl Ddof) -> Result<Tensor<T, IxDyn>> {
+        let (v, spec) = self.var_raw(Some(axes), ddof.ddof(), "std")?;
         spec.finish(v.into_iter().map(|x| x.sqrt()).collect(), keepdims, "std")
     }
 }

@@ -2,7 +2,7 @@
 
 use super::TensorBase;
 use crate::element::Element;
-use crate::error::fmt_shape;
+use crate::error::Result;
 use crate::iter::{IndexedIter, Iter, IterMut};
 use crate::layout::Dimension;
 use crate::storage::{Storage, StorageMut};
@@ -48,12 +48,28 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         IndexedIter::new(self.iter(), self.layout.dim())
     }
 
+    #[track_caller]
     fn index_panic(&self, index: &[usize]) -> ! {
-        panic!(
-            "index: index {:?} is out of bounds for shape {}",
-            index,
-            fmt_shape(self.shape())
-        )
+        match self.layout.ravel(index) {
+            Err(e) => panic!("{e}"),
+            Ok(_) => unreachable!("index_panic is called for indices out of range"),
+        }
+    }
+
+    /// The element at `index`, or `Err` naming the index and the shape: the fallible
+    /// twin of `a[index]` (which panics with the same message). [`get`](TensorBase::get)
+    /// gives an `Option` instead.
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// let a = Tensor::from_vec(vec![1, 2, 3, 4], [2, 2]).unwrap();
+    /// assert_eq!(*a.try_get([1, 0]).unwrap(), 3);
+    /// let e = a.try_get([2, 0]).unwrap_err();
+    /// assert_eq!(e.to_string(), "index: index [2, 0] is out of bounds for shape (2, 2)");
+    /// ```
+    pub fn try_get<I: AsRef<[usize]>>(&self, index: I) -> Result<&T> {
+        let o = self.layout.ravel(index.as_ref())?;
+        Ok(&self.storage.buffer()[o])
     }
 }
 
@@ -71,6 +87,22 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
         self.storage.make_unique(&mut self.layout);
         let o = self.layout.ravel_opt(index.as_ref())?;
         self.storage.buffer_mut().get_mut(o)
+    }
+
+    /// A mutable reference to the element at `index`, or `Err` naming the index and
+    /// the shape: the fallible twin of `a[index] = v`.
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// let mut a = Tensor::<i32, _>::zeros([2]);
+    /// *a.try_get_mut([1]).unwrap() = 7;
+    /// assert_eq!(a.to_vec(), vec![0, 7]);
+    /// assert!(a.try_get_mut([2]).is_err());
+    /// ```
+    pub fn try_get_mut<I: AsRef<[usize]>>(&mut self, index: I) -> Result<&mut T> {
+        let index = index.as_ref();
+        self.layout.ravel(index)?;
+        Ok(self.get_mut(index).expect("checked above"))
     }
 
     /// Iterator over mutable references in logical row-major order.
@@ -94,8 +126,14 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
 
 impl<T: Element, S: Storage<Elem = T>, D: Dimension, const N: usize> Index<[usize; N]> for TensorBase<S, D> {
     type Output = T;
-    /// Panics if the index has the wrong rank or is out of range.
+    /// The element at `index` (`a[[i, j]]`).
+    ///
+    /// # Panics
+    ///
+    /// If the index has the wrong rank or is out of range, at the caller's line, with
+    /// the message of [`try_get`](TensorBase::try_get).
     #[inline]
+    #[track_caller]
     fn index(&self, index: [usize; N]) -> &T {
         match self.get(index) {
             Some(x) => x,
@@ -105,7 +143,14 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension, const N: usize> Index<[usiz
 }
 
 impl<T: Element, S: StorageMut<Elem = T>, D: Dimension, const N: usize> IndexMut<[usize; N]> for TensorBase<S, D> {
+    /// The element at `index`, writable (`a[[i, j]] = v`).
+    ///
+    /// # Panics
+    ///
+    /// If the index has the wrong rank or is out of range, at the caller's line, with
+    /// the message of [`try_get_mut`](TensorBase::try_get_mut).
     #[inline]
+    #[track_caller]
     fn index_mut(&mut self, index: [usize; N]) -> &mut T {
         if self.layout.ravel_opt(&index).is_none() {
             self.index_panic(&index)
@@ -116,7 +161,14 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension, const N: usize> IndexMut
 
 impl<T: Element, S: Storage<Elem = T>, D: Dimension> Index<&[usize]> for TensorBase<S, D> {
     type Output = T;
+    /// The element at a dynamic-rank `index` (`a[&idx[..]]`).
+    ///
+    /// # Panics
+    ///
+    /// If the index has the wrong rank or is out of range, at the caller's line, with
+    /// the message of [`try_get`](TensorBase::try_get).
     #[inline]
+    #[track_caller]
     fn index(&self, index: &[usize]) -> &T {
         match self.get(index) {
             Some(x) => x,
@@ -126,7 +178,14 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> Index<&[usize]> for TensorB
 }
 
 impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> IndexMut<&[usize]> for TensorBase<S, D> {
+    /// The element at a dynamic-rank `index`, writable.
+    ///
+    /// # Panics
+    ///
+    /// If the index has the wrong rank or is out of range, at the caller's line, with
+    /// the message of [`try_get_mut`](TensorBase::try_get_mut).
     #[inline]
+    #[track_caller]
     fn index_mut(&mut self, index: &[usize]) -> &mut T {
         if self.layout.ravel_opt(index).is_none() {
             self.index_panic(index)

@@ -224,14 +224,21 @@ impl<T: Float, D: Dimension> Tensor<T, D> {
     }
 }
 
-impl<T: Num> Tensor<T, Ix1> {
-    /// `0, 1, …, n-1` as `T`.
+impl<T: Num> Tensor<T> {
+    /// `0, 1, …, n-1` as `T`: a 1-D `Tensor<T, Ix1>` (NumPy `arange(n)`).
+    ///
+    /// Defined on `Tensor<T>` (the default rank parameter) so that naming only the
+    /// element type is enough: `Tensor::<f32>::arange(3)`, `Tensor::<i64, _>::arange(3)`
+    /// and `Tensor::arange(3)` (element type inferred) all give `Tensor<_, Ix1>`.
     ///
     /// ```
     /// use ferrotensor::prelude::*;
-    /// assert_eq!(Tensor::<f32, Ix1>::arange(3).to_vec(), vec![0.0, 1.0, 2.0]);
+    /// let a: Tensor<f32, Ix1> = Tensor::<f32>::arange(3);
+    /// assert_eq!(a.to_vec(), vec![0.0, 1.0, 2.0]);
+    /// let b: Tensor<i64, Ix1> = Tensor::arange(2);
+    /// assert_eq!(b.to_vec(), vec![0, 1]);
     /// ```
-    pub fn arange(n: usize) -> Self {
+    pub fn arange(n: usize) -> Tensor<T, Ix1> {
         let data = (0..n).map(T::from_usize).collect();
         Tensor::from_vec(data, [n]).expect("length matches")
     }

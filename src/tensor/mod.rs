@@ -13,11 +13,14 @@ mod assign;
 mod convert;
 mod create;
 mod fmt;
+mod operand;
 mod select;
 pub(crate) mod view_methods;
 mod views;
 mod views_axes;
 mod views_reshape;
+
+pub use operand::Operand;
 
 use crate::layout::{Dimension, IxDyn, Layout};
 use crate::storage::{ArcRepr, CowRepr, OwnedRepr, Storage, ViewMutRepr, ViewRepr};

@@ -12,7 +12,7 @@
   Rust's `str::parse`), or "nan" / "inf" / "-inf".
 * "unary": NumPy's result of a unary function on float64 inputs.
 
-Usage: python3 tests/golden/gen_elementwise.py  (writes elementwise.json next to it)
+Usage: python3 tests/golden/gen_elementwise.py  (needs numpy and scipy; writes elementwise.json next to it)
 """
 
 import json
@@ -20,6 +20,7 @@ import os
 import warnings
 
 import numpy as np
+import scipy.special
 
 SEED = 20240612
 rng = np.random.default_rng(SEED)
@@ -161,8 +162,10 @@ UNARY = {
     "sigmoid": (lambda x: 1 / (1 + np.exp(-x)), xs),
     "softplus": (lambda x: np.logaddexp(0.0, x), xs),
     "silu": (lambda x: x / (1 + np.exp(-x)), xs),
+    # exact GELU 0.5x(1 + erf(x/√2)), written with erfc: no cancellation for x < 0
+    "gelu": (lambda x: 0.5 * x * scipy.special.erfc(-x / np.sqrt(2)), xs),
     # 0.5x(1 + tanh(u)) written as x / (1 + e^(-2u)): no cancellation for x < 0
-    "gelu": (lambda x: x / (1 + np.exp(-2 * np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3))), xs),
+    "gelu_tanh": (lambda x: x / (1 + np.exp(-2 * np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3))), xs),
 }
 unary = [{"op": k, "x": enc(x), "out": enc(f(x))} for k, (f, x) in UNARY.items()]
 
