@@ -302,3 +302,32 @@ pub fn selected(name: &str) -> bool {
         _ => true,
     }
 }
+
+/// Makes glibc keep freed large buffers mapped (raises its `mmap` and trim thresholds
+/// to 1 GiB with `mallopt`), for the whole process and for good: a benchmark-only
+/// comparison of what the allocator alone would give, never done by the library (it
+/// would hold the memory of every freed buffer behind the program's back). Returns
+/// `false`, doing nothing, where glibc is not the allocator.
+pub fn retain_large_buffers() -> bool {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: `mallopt` only changes allocator tuning parameters.
+        unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 30);
+            libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
+        }
+        true
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    {
+        false
+    }
+}
+
+/// Resident memory of this process in bytes (`VmRSS` of `/proc/self/status`), if known.
+pub fn resident_bytes() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}

@@ -29,12 +29,12 @@ const PAR_LEAF: usize = 1 << 16;
 #[inline]
 pub(crate) fn pairwise<T: Num, U: Num>(x: &[T], f: &impl Fn(T) -> U) -> U {
     #[cfg(target_arch = "x86_64")]
-    match super::simd::level() {
-        // SAFETY: the CPU has the features `tree_avx512` is compiled for.
-        2 => return unsafe { tree_avx512(x, f) },
-        // SAFETY: the CPU has the features `tree_avx2` is compiled for.
-        1 => return unsafe { tree_avx2(x, f) },
-        _ => {}
+    match crate::cpu::isa() {
+        // SAFETY: the CPU has the features `tree_avx512` is compiled for (`isa`).
+        crate::cpu::Isa::Avx512 => return unsafe { tree_avx512(x, f) },
+        // SAFETY: the CPU has the features `tree_avx2` is compiled for (`isa`).
+        crate::cpu::Isa::Avx2 => return unsafe { tree_avx2(x, f) },
+        crate::cpu::Isa::Portable => {}
     }
     tree_base(x, f)
 }
@@ -209,6 +209,10 @@ pub(crate) fn prefetch<T>(p: *const T) {
 macro_rules! tree {
     ($name:ident $(, $feat:literal)?) => {
         /// The pairwise recursion over [`leaf`] blocks.
+        ///
+        /// # Safety
+        /// The variants compiled for a level run only where [`crate::cpu::isa`] is at
+        /// least that level.
         $(#[cfg(target_arch = "x86_64")] #[target_feature(enable = $feat)])?
         fn $name<T: Num, U: Num>(x: &[T], f: &impl Fn(T) -> U) -> U {
             let n = x.len();

@@ -17,6 +17,7 @@ mod operand;
 mod select;
 #[cfg(test)]
 mod tests;
+pub(crate) mod view_methods;
 mod views;
 mod views_axes;
 mod views_reshape;
