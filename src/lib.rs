@@ -133,18 +133,24 @@
 //!
 //! [`layout`] (shapes, strides, view transforms) · [`storage`] (ownership kinds) ·
 //! [`tensor`] (the type, creation, conversions, views) · [`iter`] (the engine) ·
+//! [`memory`] (where output buffers come from and when they go back) ·
 //! [`ops`] (element-wise math, operators, comparison, casting) · [`reduce`] ·
 //! [`linalg`] (matmul, einsum, solvers) · [`manip`] (concatenate, pad, gather, sort) ·
 //! [`nn`] (softmax, conv, pooling, `nn::ChwTensor`) · [`autograd`] (`Var`, `backward`) ·
 //! [`optim`] (SGD, Adam, AdamW) · [`io`] (npy/npz/safetensors) ·
-//! [`interop`] (ndarray, serde) · [`display`] (NumPy printing) · [`kernels`].
+//! [`interop`] (ndarray, serde) · [`display`] (NumPy printing) · [`kernels`] ·
+//! [`cpu`] (which instruction set the kernels run with).
 #![warn(missing_docs)]
+// Every `unsafe` block says why it is sound, and every `unsafe fn` what its callers
+// must guarantee (private ones too: see clippy.toml).
+#![deny(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
 
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
 pub mod autograd;
+pub mod cpu;
 pub mod device;
 pub mod display;
 pub mod element;
@@ -157,10 +163,12 @@ pub mod kernels;
 pub mod layout;
 pub mod linalg;
 pub mod manip;
+pub mod memory;
 pub mod nn;
 pub mod ops;
 pub mod optim;
 pub mod reduce;
+mod same_type;
 pub mod storage;
 pub mod tensor;
 pub mod threads;

@@ -364,15 +364,20 @@ fn arange_infers_its_rank_and_deprecated_names_still_work() {
 }
 
 /// Where the last panic of this thread was reported (the panic hook is process-wide,
-/// so the tests that read it take this lock).
+/// so the tests that read it take this lock; panics of other threads, i.e. of the other
+/// tests of this binary, go to the previous hook).
 static HOOK: Mutex<()> = Mutex::new(());
 
 fn panic_line(f: impl FnOnce()) -> (String, u32, String) {
     let _g = HOOK.lock().unwrap_or_else(|e| e.into_inner());
     let seen = std::sync::Arc::new(Mutex::new(None));
     let s2 = seen.clone();
-    let prev = std::panic::take_hook();
+    let prev = std::sync::Arc::new(std::panic::take_hook());
+    let (prev2, me) = (prev.clone(), std::thread::current().id());
     std::panic::set_hook(Box::new(move |info| {
+        if std::thread::current().id() != me {
+            return prev2(info);
+        }
         let loc = info.location().map(|l| (l.file().to_string(), l.line()));
         let msg = info
             .payload()
@@ -383,7 +388,10 @@ fn panic_line(f: impl FnOnce()) -> (String, u32, String) {
         *s2.lock().unwrap() = loc.map(|(f, l)| (f, l, msg));
     }));
     let r = catch_unwind(AssertUnwindSafe(f));
-    std::panic::set_hook(prev);
+    drop(std::panic::take_hook()); // ours, which holds the other reference to `prev`
+    std::panic::set_hook(
+        std::sync::Arc::try_unwrap(prev).unwrap_or_else(|_| unreachable!("hook dropped")),
+    );
     assert!(r.is_err(), "expected a panic");
     seen.lock().unwrap().take().expect("panic location")
 }

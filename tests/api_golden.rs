@@ -8,36 +8,18 @@ use half::f16;
 use serde_json::Value;
 
 fn cases(op: &str) -> Vec<Value> {
-    let path = format!("{}/tests/golden/api.json", env!("CARGO_MANIFEST_DIR"));
-    let v: Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).expect("api.json")).expect("JSON");
-    let all: Vec<Value> = v["cases"].as_array().expect("cases").clone();
+    let all = crate::golden_file::cases("api.json");
     let picked: Vec<Value> = all.into_iter().filter(|c| c["op"] == op).collect();
     assert!(!picked.is_empty(), "no {op} cases");
     picked
 }
 
 fn shape(a: &Value) -> Vec<usize> {
-    a["shape"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap() as usize)
-        .collect()
+    crate::golden_file::usizes(&a["shape"])
 }
 
 fn f64s(a: &Value) -> Vec<f64> {
-    a["data"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| match x.as_str().unwrap() {
-            "nan" => f64::NAN,
-            "inf" => f64::INFINITY,
-            "-inf" => f64::NEG_INFINITY,
-            s => s.parse().unwrap(),
-        })
-        .collect()
+    crate::golden_file::floats(&a["data"])
 }
 
 fn i128s(a: &Value) -> Vec<i128> {

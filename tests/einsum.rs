@@ -2,7 +2,7 @@
 //! tensordot) against NumPy golden cases, including error cases and non-contiguous
 //! operands.
 
-mod linalg_common;
+use crate::linalg_common;
 
 use ferrotensor::linalg::einsum;
 use ferrotensor::prelude::*;

@@ -5,38 +5,10 @@
 use ferrotensor::prelude::*;
 use serde_json::Value;
 
-fn golden() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/elementwise.json");
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
+use crate::golden_file::{floats, i64s as ints, usizes as shape};
 
-fn f(v: &Value) -> f64 {
-    match v {
-        Value::String(s) => match s.as_str() {
-            "nan" => f64::NAN,
-            "inf" => f64::INFINITY,
-            "-inf" => f64::NEG_INFINITY,
-            s => s.parse().unwrap(),
-        },
-        v => v.as_f64().unwrap(),
-    }
-}
-fn shape(v: &Value) -> Vec<usize> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap() as usize)
-        .collect()
-}
-fn floats(v: &Value) -> Vec<f64> {
-    v.as_array().unwrap().iter().map(f).collect()
-}
-fn ints(v: &Value) -> Vec<i64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_i64().unwrap())
-        .collect()
+fn golden() -> Value {
+    crate::golden_file::json("elementwise.json")
 }
 
 /// The operand's view as the Python generator built it.

@@ -11,11 +11,11 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 fn golden() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/io")
+    crate::golden_file::path("io")
 }
 
 fn manifest() -> Value {
-    serde_json::from_str(&std::fs::read_to_string(golden().join("manifest.json")).unwrap()).unwrap()
+    crate::golden_file::json("io/manifest.json")
 }
 
 fn num(x: f64) -> Value {

@@ -2,7 +2,7 @@
 //! less than 10 % of the file while the header, the metadata and one small tensor are
 //! used. The file is written sparsely (a hole where the big tensor's data is), so the
 //! test takes well under a second. Run with
-//! `cargo test --release --test io_mmap_rss -- --ignored`.
+//! `cargo test --release --test all io_mmap_rss -- --ignored`.
 
 #![cfg(target_os = "linux")]
 

@@ -4,7 +4,7 @@
 //!
 //! Tolerances: f64 results within 1e-9 (relative to the operands' scale), f32 within 1e-3.
 
-mod linalg_common;
+use crate::linalg_common;
 
 use ferrotensor::linalg::*;
 use ferrotensor::prelude::*;

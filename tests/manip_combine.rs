@@ -1,7 +1,7 @@
 //! Golden tests (NumPy) for concatenate / stack / hstack / vstack / dstack and the
 //! view-returning split / chunk / unstack.
 
-mod manip_support;
+use crate::manip_support;
 use ferrotensor::prelude::*;
 use manip_support::*;
 use serde_json::Value;

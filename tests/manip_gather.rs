@@ -2,7 +2,7 @@
 //! scatter_add / index_put (PyTorch semantics computed by the generator), nonzero,
 //! argwhere and masked_fill.
 
-mod manip_support;
+use crate::manip_support;
 use ferrotensor::prelude::*;
 use manip_support::*;
 use serde_json::Value;

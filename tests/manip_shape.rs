@@ -1,6 +1,6 @@
 //! Golden tests (NumPy) for pad, repeat, tile, roll, tril, triu, diag, meshgrid, diff.
 
-mod manip_support;
+use crate::manip_support;
 use ferrotensor::prelude::*;
 use manip_support::*;
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! Golden tests (NumPy, `kind="stable"`) for sort / argsort, topk (PyTorch
 //! semantics), searchsorted and unique; plus large parallel runs against std's sort.
 
-mod manip_support;
+use crate::manip_support;
 use ferrotensor::prelude::*;
 use manip_support::*;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! promotion, zero sizes, every error case) on contiguous, transposed, flipped, stepped
 //! and stride-0 broadcast operands, for f32, f64, i32 and i64.
 
-mod linalg_common;
+use crate::linalg_common;
 
 use ferrotensor::prelude::*;
 use linalg_common::*;

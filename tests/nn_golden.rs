@@ -8,9 +8,7 @@ use ferrotensor::storage::Storage;
 use serde_json::Value;
 
 fn cases() -> Vec<Value> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/nn.json");
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    v["cases"].as_array().unwrap().clone()
+    crate::golden_file::cases("nn.json")
 }
 
 fn tensor<T: Float>(v: &Value) -> Tensor<T> {

@@ -1,7 +1,7 @@
 //! einops-style `rearrange` against NumPy transposes and reshapes (golden cases in
 //! tests/golden/rearrange.json), plus syntax, ellipsis and error cases.
 
-mod common;
+use crate::common;
 use ferrotensor::prelude::*;
 
 #[test]

@@ -2,7 +2,7 @@
 //! decision, strides and values on transposed, sliced and reversed inputs; the no-copy
 //! variants (`reshape_view`, `merge_axes`, `split_axis`) and `into_shape`.
 
-mod common;
+use crate::common;
 use ferrotensor::prelude::*;
 use serde_json::Value;
 

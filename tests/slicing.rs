@@ -1,7 +1,7 @@
 //! Basic slicing against NumPy: golden cases (tests/golden/slicing.json) and the
 //! reference examples, plus the rank-keeping and step views.
 
-mod common;
+use crate::common;
 use ferrotensor::prelude::*;
 
 #[test]

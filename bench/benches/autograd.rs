@@ -19,7 +19,7 @@ use ferrotensor::autograd::{self, Var};
 use ferrotensor::nn::Conv2dArgs;
 use ferrotensor::optim::Adam;
 use ferrotensor::prelude::*;
-use ferrotensor_bench::{Table, time_min};
+use ferrotensor_bench::{Table, cpu_model, time_min};
 use rand::SeedableRng;
 
 /// The digits MLP with the hand-written backward pass and tensor-op Adam that
@@ -345,18 +345,6 @@ fn cnn(t: &mut Table) {
         vec![("candle", Some(candle))],
         String::new(),
     );
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into())
 }
 
 fn main() {

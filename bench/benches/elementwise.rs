@@ -165,30 +165,55 @@ fn main() {
         (x, y) => x.or(y).copied(),
     };
 
-    // Our cases again with the large-buffer cache off: every output is fresh memory.
-    let limit = ferrotensor::iter::buffer_cache_limit();
-    ferrotensor::iter::set_buffer_cache_limit(0);
-    let mut reuse = vec![f64::INFINITY; cases.len()];
-    for _ in 0..ROUNDS {
-        for (c, r) in cases.iter_mut().zip(reuse.iter_mut()) {
-            *r = r.min(time_median(BUDGET, &mut c.ours));
+    // The memory policy's options on the three cases that allocate the most, each
+    // with the output dropped every iteration: the default (cache, freed by a
+    // background thread after 1 s idle), no cache (fresh memory, huge pages from
+    // 4 MiB), and, for comparison only, glibc keeping every freed buffer mapped
+    // (`mallopt`, process-wide and irreversible: measured last).
+    let policy_cases = ["a + b", "exp(a)", "copy of a.t()"];
+    let mut policy = vec![[f64::INFINITY; 3]; cases.len()];
+    // Resident memory 2 s after the last call, before and after the default's rounds:
+    // the default gives the outputs' memory back.
+    let idle_rss = || {
+        std::thread::sleep(std::time::Duration::from_secs(2));
+        ferrotensor_bench::resident_bytes().unwrap_or(0) as f64 / 1048576.0
+    };
+    let mut rss = [idle_rss(), 0.0];
+    for (mode, label) in ["default", "cache off", "cache off + glibc retains"]
+        .iter()
+        .enumerate()
+    {
+        match mode {
+            1 => ferrotensor::memory::set_buffer_cache_limit(0),
+            2 => {
+                assert!(ferrotensor_bench::retain_large_buffers() || cfg!(not(target_env = "gnu")))
+            }
+            _ => {}
         }
+        for _ in 0..ROUNDS {
+            for (c, r) in cases.iter_mut().zip(policy.iter_mut()) {
+                if policy_cases.contains(&c.name) {
+                    r[mode] = r[mode].min(time_median(BUDGET, &mut c.ours));
+                }
+            }
+        }
+        if mode == 0 {
+            rss[1] = idle_rss();
+        }
+        eprintln!("memory policy: {label} measured");
     }
-    ferrotensor::iter::set_buffer_cache_limit(limit);
+    ferrotensor::memory::set_buffer_cache_limit(ferrotensor::memory::DEFAULT_CACHE_LIMIT_BYTES);
 
     let mut t = Table::default();
-    let mut tr = Table::default();
-    for ((c, &(ours, nd)), &ours_reuse) in cases.iter().zip(&best).zip(&reuse) {
-        for (table, ours) in [(&mut t, ours), (&mut tr, ours_reuse)] {
-            let gbs = c.traffic / ours / 1e9;
-            let note = format!("{gbs:.1} GB/s ({:.0}% of triad)", gbs / stream * 100.0);
-            table.add(
-                c.name,
-                ours,
-                vec![("ndarray", Some(nd)), ("numpy", np(c.numpy))],
-                note,
-            );
-        }
+    for (c, &(ours, nd)) in cases.iter().zip(&best) {
+        let gbs = c.traffic / ours / 1e9;
+        let note = format!("{gbs:.1} GB/s ({:.0}% of triad)", gbs / stream * 100.0);
+        t.add(
+            c.name,
+            ours,
+            vec![("ndarray", Some(nd)), ("numpy", np(c.numpy))],
+            note,
+        );
     }
     t.add(
         "64×64 a + a",
@@ -218,5 +243,25 @@ fn main() {
         "\nSTREAM triad (256 MB, all threads, best of ordinary and streaming stores): {stream:.1} GB/s"
     );
     t.print("element-wise, f32 [4096, 4096]");
-    tr.print("element-wise, f32 [4096, 4096], buffer cache off (set_buffer_cache_limit(0))");
+
+    println!("\n### Memory policy: time per call with the output dropped every iteration (ms)\n");
+    println!(
+        "| case | default (cache, released after 1 s idle) | cache off (fresh memory, huge pages) | cache off + glibc retains (mallopt, bench only) |"
+    );
+    println!("|---|---|---|---|");
+    for (c, r) in cases.iter().zip(&policy) {
+        if policy_cases.contains(&c.name) {
+            println!(
+                "| {} | {:.3} | {:.3} | {:.3} |",
+                c.name,
+                r[0] * 1e3,
+                r[1] * 1e3,
+                r[2] * 1e3
+            );
+        }
+    }
+    println!(
+        "\nResident memory 2 s after the last call: {:.0} MiB before the default's rounds, {:.0} MiB after them",
+        rss[0], rss[1]
+    );
 }

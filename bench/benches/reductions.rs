@@ -5,10 +5,12 @@
 //! every large array: on this VM, 4 KiB pages cost every library about 3× on a 64 MiB
 //! streaming read (NumPy's `a.sum()` goes from 4.6 ms to 16 ms without them).
 //!
-//! `cargo bench -p ferrotensor-bench --bench reductions`
+//! `cargo bench -p ferrotensor-bench --bench reductions`; `FT_BENCH_FILTER=sum_all,sum_1`
+//! runs only the cases whose NumPy key (see `bench/py/reductions.py`) contains one of
+//! the given strings.
 
 use ferrotensor::prelude::*;
-use ferrotensor_bench::{Table, numpy_times, time_median};
+use ferrotensor_bench::{Table, numpy_times, read_gbs, time_median};
 use ndarray::{Array1, Array2, ArrayView1, Axis, Zip};
 use std::hint::black_box;
 
@@ -79,6 +81,7 @@ fn best(ts: &[f64]) -> Option<f64> {
 }
 
 fn main() {
+    println!("{}", ferrotensor_bench::cpu_line());
     let n = 4096;
     let data = lcg(n * n);
     let a = Tensor::from_vec(huge_vec(n * n, |i| data[i]), [n, n]).unwrap();
@@ -87,60 +90,102 @@ fn main() {
     let nv = Array1::from_vec(huge_vec(v.size(), |i| v.as_slice().unwrap()[i]));
     let np = numpy_times("reductions.py");
     let mut t = Table::default();
-    let gbs = |s: f64| format!("{:.1} GB/s", (n * n * 4) as f64 / s / 1e9);
+    let read = read_gbs(a.as_slice().unwrap());
+    println!("read bandwidth of the 64 MiB input, same run: {read:.1} GB/s");
+    let gbs = |s: f64| {
+        let g = (n * n * 4) as f64 / s / 1e9;
+        format!("{g:.1} GB/s = {:.0} % of read", 100.0 * g / read)
+    };
+    let sel = ferrotensor_bench::selected;
 
-    let ours = tm(|| black_box(a.sum()).to_bits() as usize);
-    let nd = best(&[
-        tm(|| black_box(na.sum()).to_bits() as usize),
-        tm(|| {
-            use ndarray::parallel::prelude::*;
-            black_box(na.par_iter().copied().sum::<f32>()).to_bits() as usize
-        }),
-    ]);
-    t.add(
-        "sum of all",
-        ours,
-        vec![("ndarray", nd), ("numpy", np.get("sum_all").copied())],
-        gbs(ours),
-    );
+    if sel("sum_all") {
+        let ours = tm(|| black_box(a.sum()).to_bits() as usize);
+        let nd = best(&[
+            tm(|| black_box(na.sum()).to_bits() as usize),
+            tm(|| {
+                use ndarray::parallel::prelude::*;
+                black_box(na.par_iter().copied().sum::<f32>()).to_bits() as usize
+            }),
+        ]);
+        t.add(
+            "sum of all",
+            ours,
+            vec![("ndarray", nd), ("numpy", np.get("sum_all").copied())],
+            gbs(ours),
+        );
+    }
 
-    let ours = tm(|| black_box(a.sum_axes(&[0], false).unwrap()).size());
-    let nd = best(&[
-        tm(|| black_box(na.sum_axis(Axis(0))).len()),
-        tm(|| black_box(Zip::from(na.lanes(Axis(0))).par_map_collect(|c| c.sum())).len()),
-    ]);
-    t.add(
-        "sum axis 0",
-        ours,
-        vec![("ndarray", nd), ("numpy", np.get("sum_0").copied())],
-        gbs(ours),
-    );
+    if sel("mean_all") {
+        let ours = tm(|| black_box(a.mean()).to_bits() as usize);
+        let nd = best(&[tm(|| black_box(na.mean().unwrap()).to_bits() as usize)]);
+        t.add(
+            "mean of all",
+            ours,
+            vec![("ndarray", nd), ("numpy", np.get("mean_all").copied())],
+            gbs(ours),
+        );
+    }
 
-    let ours = tm(|| black_box(a.sum_axes(&[1], false).unwrap()).size());
-    let nd = best(&[
-        tm(|| black_box(na.sum_axis(Axis(1))).len()),
-        tm(|| black_box(Zip::from(na.rows()).par_map_collect(|r| r.sum())).len()),
-    ]);
-    t.add(
-        "sum axis 1",
-        ours,
-        vec![("ndarray", nd), ("numpy", np.get("sum_1").copied())],
-        gbs(ours),
-    );
+    if sel("sum_0") {
+        let ours = tm(|| black_box(a.sum_axes(&[0], false).unwrap()).size());
+        let nd = best(&[
+            tm(|| black_box(na.sum_axis(Axis(0))).len()),
+            tm(|| black_box(Zip::from(na.lanes(Axis(0))).par_map_collect(|c| c.sum())).len()),
+        ]);
+        t.add(
+            "sum axis 0",
+            ours,
+            vec![("ndarray", nd), ("numpy", np.get("sum_0").copied())],
+            gbs(ours),
+        );
+    }
 
-    let ours = tm(|| black_box(a.t().sum_axes(&[0], false).unwrap()).size());
-    let nd = best(&[
-        tm(|| black_box(na.t().sum_axis(Axis(0))).len()),
-        tm(|| black_box(Zip::from(na.t().lanes(Axis(0))).par_map_collect(|c| c.sum())).len()),
-    ]);
-    t.add(
-        "sum axis 0 of a.t()",
-        ours,
-        vec![("ndarray", nd), ("numpy", np.get("sum_t0").copied())],
-        gbs(ours),
-    );
+    if sel("sum_1") {
+        let ours = tm(|| black_box(a.sum_axes(&[1], false).unwrap()).size());
+        let nd = best(&[
+            tm(|| black_box(na.sum_axis(Axis(1))).len()),
+            tm(|| black_box(Zip::from(na.rows()).par_map_collect(|r| r.sum())).len()),
+        ]);
+        t.add(
+            "sum axis 1",
+            ours,
+            vec![("ndarray", nd), ("numpy", np.get("sum_1").copied())],
+            gbs(ours),
+        );
+    }
+
+    if sel("mean_1") {
+        let ours = tm(|| black_box(a.mean_axes(&[1], false).unwrap()).size());
+        let nd = best(&[
+            tm(|| black_box(na.mean_axis(Axis(1)).unwrap()).len()),
+            tm(|| black_box(Zip::from(na.rows()).par_map_collect(|r| r.mean().unwrap())).len()),
+        ]);
+        t.add(
+            "mean axis 1",
+            ours,
+            vec![("ndarray", nd), ("numpy", np.get("mean_1").copied())],
+            gbs(ours),
+        );
+    }
+
+    if sel("sum_t0") {
+        let ours = tm(|| black_box(a.t().sum_axes(&[0], false).unwrap()).size());
+        let nd = best(&[
+            tm(|| black_box(na.t().sum_axis(Axis(0))).len()),
+            tm(|| black_box(Zip::from(na.t().lanes(Axis(0))).par_map_collect(|c| c.sum())).len()),
+        ]);
+        t.add(
+            "sum axis 0 of a.t()",
+            ours,
+            vec![("ndarray", nd), ("numpy", np.get("sum_t0").copied())],
+            gbs(ours),
+        );
+    }
 
     for ax in [0usize, 1] {
+        if !sel(&format!("max_{ax}")) {
+            continue;
+        }
         let ours = tm(|| black_box(a.max_axes(&[ax as isize], false).unwrap()).size());
         let nd = best(&[
             tm(|| black_box(na.fold_axis(Axis(ax), f32::NEG_INFINITY, |&x, &y| x.max(y))).len()),
@@ -158,73 +203,107 @@ fn main() {
         );
     }
 
-    let ours = tm(|| black_box(a.argmax_axis(1).unwrap()).size());
-    let nd = best(&[
-        tm(|| black_box(na.map_axis(Axis(1), nd_argmax)).len()),
-        tm(|| black_box(Zip::from(na.rows()).par_map_collect(nd_argmax)).len()),
-    ]);
-    t.add(
-        "argmax axis 1",
-        ours,
-        vec![("ndarray", nd), ("numpy", np.get("argmax_1").copied())],
-        gbs(ours),
-    );
+    if sel("min_1") {
+        let ours = tm(|| black_box(a.min_axes(&[1], false).unwrap()).size());
+        let nd = best(&[
+            tm(|| black_box(na.fold_axis(Axis(1), f32::INFINITY, |&x, &y| x.min(y))).len()),
+            tm(|| {
+                black_box(
+                    Zip::from(na.rows())
+                        .par_map_collect(|c| c.fold(f32::INFINITY, |a, &b| a.min(b))),
+                )
+                .len()
+            }),
+        ]);
+        t.add(
+            "min axis 1",
+            ours,
+            vec![("ndarray", nd), ("numpy", np.get("min_1").copied())],
+            gbs(ours),
+        );
+    }
 
-    let ours = tm(|| black_box(v.argmax().unwrap()));
-    let nd = best(&[
-        tm(|| black_box(nd_argmax(nv.view()))),
-        tm(|| {
-            use rayon::prelude::*;
-            let s = nv.as_slice().unwrap();
-            black_box(
-                s.par_chunks(1 << 16)
-                    .enumerate()
-                    .map(|(c, ch)| {
-                        let i = nd_argmax(ArrayView1::from(ch));
-                        (ch[i], c * (1 << 16) + i)
-                    })
-                    .reduce(
-                        || (f32::NEG_INFINITY, 0),
-                        |x, y| {
-                            if y.0 > x.0 || (y.0 == x.0 && y.1 < x.1) {
-                                y
-                            } else {
-                                x
-                            }
-                        },
-                    )
-                    .1,
-            )
-        }),
-    ]);
-    let vgbs = format!("{:.1} GB/s", 4e7 / ours / 1e9);
-    t.add(
-        "argmax of 1e7 vector",
-        ours,
-        vec![("ndarray", nd), ("numpy", np.get("argmax_all").copied())],
-        vgbs,
-    );
+    if sel("argmax_1") {
+        let ours = tm(|| black_box(a.argmax_axis(1).unwrap()).size());
+        let nd = best(&[
+            tm(|| black_box(na.map_axis(Axis(1), nd_argmax)).len()),
+            tm(|| black_box(Zip::from(na.rows()).par_map_collect(nd_argmax)).len()),
+        ]);
+        t.add(
+            "argmax axis 1",
+            ours,
+            vec![("ndarray", nd), ("numpy", np.get("argmax_1").copied())],
+            gbs(ours),
+        );
+    }
 
-    let ours = tm(|| black_box(a.logsumexp_axes(&[1], false).unwrap()).size());
-    let nd = best(&[
-        tm(|| black_box(na.map_axis(Axis(1), nd_lse)).len()),
-        tm(|| black_box(Zip::from(na.rows()).par_map_collect(nd_lse)).len()),
-    ]);
-    t.add(
-        "logsumexp axis 1",
-        ours,
-        vec![("ndarray", nd), ("numpy", np.get("lse_1").copied())],
-        gbs(ours),
-    );
+    if sel("argmax_all") {
+        let ours = tm(|| black_box(v.argmax().unwrap()));
+        let nd = best(&[
+            tm(|| black_box(nd_argmax(nv.view()))),
+            tm(|| {
+                use rayon::prelude::*;
+                let s = nv.as_slice().unwrap();
+                black_box(
+                    s.par_chunks(1 << 16)
+                        .enumerate()
+                        .map(|(c, ch)| {
+                            let i = nd_argmax(ArrayView1::from(ch));
+                            (ch[i], c * (1 << 16) + i)
+                        })
+                        .reduce(
+                            || (f32::NEG_INFINITY, 0),
+                            |x, y| {
+                                if y.0 > x.0 || (y.0 == x.0 && y.1 < x.1) {
+                                    y
+                                } else {
+                                    x
+                                }
+                            },
+                        )
+                        .1,
+                )
+            }),
+        ]);
+        let vgbs = format!("{:.1} GB/s", 4e7 / ours / 1e9);
+        t.add(
+            "argmax of 1e7 vector",
+            ours,
+            vec![("ndarray", nd), ("numpy", np.get("argmax_all").copied())],
+            vgbs,
+        );
+    }
 
-    let ours = tm(|| black_box(a.var_axes(&[0], false, 0).unwrap()).size());
-    let nd = best(&[tm(|| black_box(na.var_axis(Axis(0), 0.0)).len())]);
-    t.add(
-        "var axis 0",
-        ours,
-        vec![("ndarray", nd), ("numpy", np.get("var_0").copied())],
-        gbs(ours),
-    );
+    if sel("lse_1") {
+        let ours = tm(|| black_box(a.logsumexp_axes(&[1], false).unwrap()).size());
+        let nd = best(&[
+            tm(|| black_box(na.map_axis(Axis(1), nd_lse)).len()),
+            tm(|| black_box(Zip::from(na.rows()).par_map_collect(nd_lse)).len()),
+        ]);
+        t.add(
+            "logsumexp axis 1",
+            ours,
+            vec![("ndarray", nd), ("numpy", np.get("lse_1").copied())],
+            gbs(ours),
+        );
+    }
+
+    for ax in [0usize, 1] {
+        if !sel(&format!("var_{ax}")) {
+            continue;
+        }
+        let ours = tm(|| black_box(a.var_axes(&[ax as isize], false, 0).unwrap()).size());
+        let nd = best(&[tm(|| black_box(na.var_axis(Axis(ax), 0.0)).len())]);
+        t.add(
+            &format!("var axis {ax}"),
+            ours,
+            vec![
+                ("ndarray", nd),
+                ("numpy", np.get(&format!("var_{ax}")).copied()),
+            ],
+            gbs(ours),
+        );
+    }
 
     t.print("reductions, f32 [4096, 4096] (argmax of all: 1e7 f32)");
 }

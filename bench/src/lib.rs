@@ -210,3 +210,124 @@ pub fn triad_gbs(total_bytes: usize) -> f64 {
     }
     (3 * n * 4) as f64 / secs / 1e9
 }
+
+/// The read bandwidth (GB/s) of `x` with all of rayon's threads: the best of a plain
+/// vectorised loop (16 independent f32 accumulators per 64 values, what RSTSR's or a C
+/// compiler's `sum` does) and the same loop with a software prefetch 8 KiB ahead (what
+/// the memory system gives a reader that does not rely on the hardware prefetcher).
+/// The reference for the reductions' "fraction of the read bandwidth".
+pub fn read_gbs(x: &[f32]) -> f64 {
+    use rayon::prelude::*;
+    fn plain<const PF: bool>(c: &[f32]) -> f32 {
+        let mut acc = [0.0f32; 64];
+        for (k, w) in c.chunks_exact(64).enumerate() {
+            if PF {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: a prefetch is a hint: it never faults, any address is allowed.
+                unsafe {
+                    let p = c.as_ptr().wrapping_add(k * 64 + 2048) as *const i8;
+                    std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0);
+                    std::arch::x86_64::_mm_prefetch(
+                        p.wrapping_add(64),
+                        std::arch::x86_64::_MM_HINT_T0,
+                    );
+                    std::arch::x86_64::_mm_prefetch(
+                        p.wrapping_add(128),
+                        std::arch::x86_64::_MM_HINT_T0,
+                    );
+                    std::arch::x86_64::_mm_prefetch(
+                        p.wrapping_add(192),
+                        std::arch::x86_64::_MM_HINT_T0,
+                    );
+                }
+            }
+            for j in 0..64 {
+                acc[j] += w[j];
+            }
+        }
+        acc.iter().sum()
+    }
+    let chunk = 1 << 16;
+    let t = [
+        time_median(1.0, || {
+            std::hint::black_box(x.par_chunks(chunk).map(plain::<false>).sum::<f32>());
+        }),
+        time_median(1.0, || {
+            std::hint::black_box(x.par_chunks(chunk).map(plain::<true>).sum::<f32>());
+        }),
+    ];
+    std::mem::size_of_val(x) as f64 / t[0].min(t[1]) / 1e9
+}
+
+/// The CPU model: `model name` of `/proc/cpuinfo` ("unknown CPU" without it).
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into())
+}
+
+/// The CPU model and the vector instruction set the kernels take, for the header of
+/// every benchmark table.
+pub fn cpu_line() -> String {
+    let model = cpu_model();
+    #[cfg(target_arch = "x86_64")]
+    let isa = if is_x86_feature_detected!("avx512f")
+        && is_x86_feature_detected!("avx512vl")
+        && is_x86_feature_detected!("avx512bw")
+        && is_x86_feature_detected!("avx512dq")
+    {
+        "avx512"
+    } else if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+        "avx2"
+    } else {
+        "portable"
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let isa = "portable";
+    format!("CPU: {model}; kernels' ISA path: {isa}")
+}
+
+/// True when the benchmark case `name` is selected: no filter given, or `name`
+/// contains one of the comma-separated substrings of `FT_BENCH_FILTER` (the NumPy
+/// scripts read the same variable).
+pub fn selected(name: &str) -> bool {
+    match std::env::var("FT_BENCH_FILTER") {
+        Ok(f) if !f.trim().is_empty() => f.split(',').any(|p| name.contains(p.trim())),
+        _ => true,
+    }
+}
+
+/// Makes glibc keep freed large buffers mapped (raises its `mmap` and trim thresholds
+/// to 1 GiB with `mallopt`), for the whole process and for good: a benchmark-only
+/// comparison of what the allocator alone would give, never done by the library (it
+/// would hold the memory of every freed buffer behind the program's back). Returns
+/// `false`, doing nothing, where glibc is not the allocator.
+pub fn retain_large_buffers() -> bool {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: `mallopt` only changes allocator tuning parameters.
+        unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 30);
+            libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
+        }
+        true
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    {
+        false
+    }
+}
+
+/// Resident memory of this process in bytes (`VmRSS` of `/proc/self/status`), if known.
+pub fn resident_bytes() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}

@@ -141,26 +141,22 @@ where
     crate::layout::byte_size::<U>(n)?;
     let copy: Vec<usize> = a.shape().iter().zip(target).map(|(&x, &t)| x.min(t)).collect();
     let strides = crate::manip::c_strides(target);
-    let mut out = crate::iter::alloc::uninit_vec::<U>(n);
+    let mut out = crate::memory::alloc::uninit_vec::<U>(n);
     if copy != target {
         out.iter_mut().for_each(|x| _ = x.write(U::default()));
     }
     if copy.iter().product::<usize>() > 0 {
-        crate::iter::apply2(
+        crate::iter::zip_into(
             &copy,
-            &mut out,
-            &strides,
-            0,
-            a.buffer(),
-            a.strides(),
-            a.offset(),
+            crate::iter::Dst::new(&mut out, &strides, 0),
+            crate::iter::Src::new(a.buffer(), a.strides(), a.offset()),
             |o, x| _ = o.write(f(x)),
         );
     }
     // SAFETY: every element was written: all of them by the fill above when the copy
-    // region is smaller than `target`, else by `apply2`, whose region (`copy ==
+    // region is smaller than `target`, else by `zip_into`, whose region (`copy ==
     // target`, row-major strides) names every index of the buffer once.
-    Ok(unsafe { crate::iter::alloc::assume_init_vec(out) })
+    Ok(unsafe { crate::memory::alloc::assume_init_vec(out) })
 }
 
 /// `data` (row-major, `shape[axis]` along `axis`) cropped or zero-padded to `n` along
@@ -181,7 +177,12 @@ pub(super) fn resize_axis<U: Copy + Default + Send + Sync>(
     let mut out = vec![U::default(); size];
     if copy.iter().product::<usize>() > 0 {
         let (so, si) = (crate::manip::c_strides(&target), crate::manip::c_strides(shape));
-        crate::iter::apply2(&copy, &mut out, &so, 0, data, &si, 0, |o, x| *o = x);
+        crate::iter::zip_into(
+            &copy,
+            crate::iter::Dst::new(&mut out, &so, 0),
+            crate::iter::Src::new(data, &si, 0),
+            |o, x| *o = x,
+        );
     }
     Ok(out)
 }

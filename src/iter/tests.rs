@@ -52,15 +52,11 @@ fn apply_kernels_handle_strided_broadcast_and_negative_layouts() {
     let b = Tensor::from_vec(vec![10.0, 20.0, 30.0, 40.0], [4]).unwrap();
     let bb = b.broadcast_to([3, 4]).unwrap();
     let af = a.flip(1).unwrap();
-    let mut out = vec![0.0f64; 12];
-    apply3(
+    let out = zip::zip_new(
         &[3, 4],
-        &mut out,
-        &[4, 1],
-        0,
-        (af.buffer(), af.strides(), af.offset()),
-        (bb.buffer(), bb.strides(), bb.offset()),
-        |o, x, y| *o = x + y,
+        Src::new(af.buffer(), af.strides(), af.offset()),
+        Src::new(bb.buffer(), bb.strides(), bb.offset()),
+        |x, y| x + y,
     );
     let expect: Vec<f64> = (0..3)
         .flat_map(|i| (0..4).map(move |j| (i * 4 + 3 - j) as f64 + 10.0 * (j + 1) as f64))
@@ -70,13 +66,16 @@ fn apply_kernels_handle_strided_broadcast_and_negative_layouts() {
     // write through a transposed (strided) output
     let mut buf = vec![0i32; 6];
     let src = Tensor::from_vec((0..6).collect::<Vec<i32>>(), [2, 3]).unwrap();
-    apply2(&[2, 3], &mut buf, &[1, 2], 0, src.buffer(), src.strides(), 0, |o, x| {
-        *o = x
-    });
+    zip_into(
+        &[2, 3],
+        Dst::new(&mut buf, &[1, 2], 0),
+        Src::new(src.buffer(), src.strides(), 0),
+        |o, x| *o = x,
+    );
     assert_eq!(buf, vec![0, 3, 1, 4, 2, 5]);
 
     let mut ones = vec![1u8; 5];
-    apply1(&mut ones, &[5], &[-1], 4, |x| *x += 1);
+    for_each_mut(&[5], Dst::new(&mut ones, &[-1], 4), |x| *x += 1);
     assert_eq!(ones, vec![2; 5]);
 }
 
@@ -98,5 +97,5 @@ fn iter_mut_on_negative_and_transposed_layouts() {
 #[should_panic(expected = "outside its buffer")]
 fn engine_refuses_layouts_outside_the_buffer() {
     let mut out = vec![0u8; 3];
-    apply1(&mut out, &[4], &[1], 0, |x| *x = 1);
+    for_each_mut(&[4], Dst::new(&mut out, &[1], 0), |x| *x = 1);
 }

@@ -11,7 +11,7 @@
 //! path; without the streaming stores the line-strided writes alone cost 17 ms.
 
 use super::stream::{fence, should_stream};
-use super::{Plan, SendPtr, check_plan_bounds};
+use super::{Plan, SendPtr, Src, check_plan_bounds};
 use std::mem::MaybeUninit;
 
 /// Outputs smaller than this take the general path (the set-up would not pay).
@@ -19,7 +19,7 @@ const MIN_ELEMS: usize = 64 * 64;
 
 /// `shape`'s elements of `a` in row-major order, if the copy is a plain 2-D
 /// transpose of 4- or 8-byte elements on a CPU with AVX-512; `None` otherwise.
-pub(crate) fn transpose_copy<T: Copy + Send + Sync>(shape: &[usize], a: super::zip::Src<'_, T>) -> Option<Vec<T>> {
+pub(crate) fn transpose_copy<T: Copy + Send + Sync>(shape: &[usize], a: Src<'_, T>) -> Option<Vec<T>> {
     if !(size_of::<T>() == 4 || size_of::<T>() == 8) || !avx512() {
         return None;
     }
@@ -27,7 +27,7 @@ pub(crate) fn transpose_copy<T: Copy + Send + Sync>(shape: &[usize], a: super::z
     if n < MIN_ELEMS {
         return None;
     }
-    let cs = super::zip::c_strides(shape);
+    let cs = super::operand::c_strides(shape);
     let plan = Plan::<2>::new(shape, [&cs, a.strides], [0, a.off], true);
     // dst (i, j) at i·cols + j; src (i, j) at base + i + j·sa, sa > 0.
     if plan.outer.len() != 1 || plan.inner[0] != 1 || plan.outer_strides[1][0] != 1 || plan.inner[1] <= 1 {
@@ -36,7 +36,7 @@ pub(crate) fn transpose_copy<T: Copy + Send + Sync>(shape: &[usize], a: super::z
     check_plan_bounds(&plan, [n, a.buf.len()]);
     let (rows, cols, sa) = (plan.outer[0], plan.inner_len, plan.inner[1] as usize);
     let src = a.buf.as_ptr().wrapping_offset(plan.base[1]);
-    let mut out = super::alloc::uninit_vec::<T>(n);
+    let mut out = crate::memory::alloc::uninit_vec::<T>(n);
     let dst = SendPtr(out.as_mut_ptr());
     let g = Geometry {
         rows,
@@ -48,12 +48,11 @@ pub(crate) fn transpose_copy<T: Copy + Send + Sync>(shape: &[usize], a: super::z
     // output holds `rows·cols` elements; `avx512()` checked the CPU features.
     unsafe { run(src, dst, g) };
     // SAFETY: `run` wrote every element of the output exactly once.
-    Some(unsafe { super::alloc::assume_init_vec(out) })
+    Some(unsafe { crate::memory::alloc::assume_init_vec(out) })
 }
 
 fn avx512() -> bool {
-    cfg!(all(target_arch = "x86_64", not(miri)))
-        && crate::kernels::vmath::level() == crate::kernels::vmath::Level::Avx512
+    cfg!(all(target_arch = "x86_64", not(miri))) && crate::cpu::isa() == crate::cpu::Isa::Avx512
 }
 
 /// The copy's shape: `rows × cols` output, source column stride `sa` (row stride 1).
@@ -86,7 +85,7 @@ unsafe fn run<T: Copy + Send + Sync>(src: *const T, dst: SendPtr<MaybeUninit<T>>
     let elem = size_of::<T>();
     let b = 64 / elem; // block side: one cache line of elements
     let (head, blocks, stream) = column_split(dst.get() as usize, elem, g, b);
-    let srcp = super::zip::ReadPtr(src);
+    let srcp = super::operand::ReadPtr(src);
     // One task per block of `b` columns (= `b` source memory rows read as sequential
     // streams); head and tail columns and the last `rows % b` rows are copied plainly.
     let task = |blk: usize| {
@@ -156,8 +155,8 @@ mod x86 {
     ///
     /// # Safety
     /// All 16 source and destination rows of 64 bytes valid; with `stream`, every
-    /// destination row 64-byte aligned; AVX-512F available.
-    #[target_feature(enable = "avx512f")]
+    /// destination row 64-byte aligned; `crate::cpu::isa()` is `Avx512`.
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")]
     pub(super) unsafe fn block16(s: *const u8, ss: usize, d: *mut u8, ds: usize, stream: bool) {
         // SAFETY: the loads and stores stay within the rows the caller vouches for.
         unsafe {
@@ -211,7 +210,7 @@ mod x86 {
     ///
     /// # Safety
     /// As [`block16`] with 8 rows.
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")]
     pub(super) unsafe fn block8(s: *const u8, ss: usize, d: *mut u8, ds: usize, stream: bool) {
         // SAFETY: as in `block16`.
         unsafe {
@@ -251,6 +250,11 @@ mod x86 {
         }
     }
 
+    /// Stores one 64-byte vector, streaming (non-temporal) or not.
+    ///
+    /// # Safety
+    /// The 64 bytes at `p` are writable by this caller alone, and 64-byte aligned when
+    /// `stream`; AVX-512F is available.
     #[inline(always)]
     unsafe fn store(p: *mut u8, v: __m512i, stream: bool) {
         // SAFETY: the caller guarantees the 64 bytes at `p` (aligned when streaming).
@@ -266,9 +270,17 @@ mod x86 {
 
 #[cfg(not(all(target_arch = "x86_64", not(miri))))]
 mod x86 {
+    /// Never called: no AVX-512 on this target.
+    ///
+    /// # Safety
+    /// None needed (it panics).
     pub(super) unsafe fn block16(_: *const u8, _: usize, _: *mut u8, _: usize, _: bool) {
         unreachable!("transpose_copy runs only where AVX-512 was detected")
     }
+    /// Never called: no AVX-512 on this target.
+    ///
+    /// # Safety
+    /// None needed (it panics).
     pub(super) unsafe fn block8(_: *const u8, _: usize, _: *mut u8, _: usize, _: bool) {
         unreachable!("transpose_copy runs only where AVX-512 was detected")
     }

@@ -54,6 +54,26 @@ fn map_and_zip_cover_every_path() {
             }
         }
     }
+    // Strided (step 2), broadcast (stride 0) and flipped inputs of the slice kernel
+    // are gathered in chunks; the kernel must still see every element.
+    let plus5 = |src: &[i32], dst: &mut [i32]| {
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d = s + 5;
+        }
+    };
+    let cases: [(&[isize], usize, [usize; 2]); 3] = [
+        (&[1, 0], 0, [r, 300]),
+        (&[c as isize, 2], 1, [r, c / 2]),
+        (&[0, -1], c - 1, [2, c]),
+    ];
+    for (st, off, shape) in cases {
+        let s = map_new_slices(&shape, Src::new(&a, st, off), 1, |x| x + 5, plus5);
+        for i in 0..shape[0] {
+            for j in 0..shape[1] {
+                assert_eq!(s[i * shape[1] + j], at(&a, st, off, i, j) + 5, "{st:?} at ({i}, {j})");
+            }
+        }
+    }
     let cond: Vec<bool> = (0..c).map(|j| j % 3 == 0).collect();
     let w = zip3_new(
         &[r, c],
@@ -80,16 +100,9 @@ fn in_place_zip_with_transposed_destination_and_source() {
         ([1, r as isize], [1, r as isize]),
     ] {
         let mut out: Vec<i32> = vec![1; r * c];
-        zip_inplace(
-            &[r, c],
-            Dst {
-                buf: &mut out,
-                strides: &so,
-                off: 0,
-            },
-            Src::new(&b, &sb, 0),
-            |x, y| *x += y,
-        );
+        crate::iter::zip_into(&[r, c], Dst::new(&mut out, &so, 0), Src::new(&b, &sb, 0), |x, y| {
+            *x += y
+        });
         for i in 0..r {
             for j in 0..c {
                 assert_eq!(at(&out, &so, 0, i, j), 1 + at(&b, &sb, 0, i, j));
@@ -97,15 +110,7 @@ fn in_place_zip_with_transposed_destination_and_source() {
         }
     }
     let mut out = vec![0; 6];
-    map_inplace(
-        &[2, 3],
-        Dst {
-            buf: &mut out,
-            strides: &[1, 2],
-            off: 0,
-        },
-        |x| *x += 4,
-    );
+    crate::iter::for_each_mut(&[2, 3], Dst::new(&mut out, &[1, 2], 0), |x| *x += 4);
     assert_eq!(out, vec![4; 6]);
 }
 
@@ -128,4 +133,8 @@ fn contiguous_fast_path_serial_and_split() {
     assert_eq!(zip_contig(&a, &b, 1, |x, y| x + y), want);
     let split = crate::iter::with_parallel_threshold(0, || zip_contig(&a, &b, 1, |x, y| x + y));
     assert_eq!(split, want);
+    // `zip_new` takes the fast path for row-major operands, whatever their offset.
+    let (shape, st) = ([10, 9], [9, 1]);
+    let got = zip_new(&shape, Src::new(&a, &st, 1), Src::new(&b, &st, 10), |x, y| x + y);
+    assert_eq!(got, (0..90).map(|i| (i + 1) + 2 * (i + 10)).collect::<Vec<i32>>());
 }

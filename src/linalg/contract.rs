@@ -122,10 +122,8 @@ pub(crate) fn contract<T: Num>(
 
 /// `x * s` for every element, into a new row-major tensor.
 pub(crate) fn scale<T: Num>(t: &TensorView<'_, T, IxDyn>, s: T, left: bool) -> Tensor<T, IxDyn> {
-    let data = crate::iter::map_c_order(
-        t.storage.0,
-        &t.layout,
-        |&x: &T| if left { s.wmul(x) } else { x.wmul(s) },
-    );
+    let data = crate::iter::zip::map_new(t.shape(), crate::iter::Src::of(t.storage.0, &t.layout), |x: T| {
+        if left { s.wmul(x) } else { x.wmul(s) }
+    });
     owned(data, t.shape()).expect("shape of an existing tensor")
 }

@@ -9,103 +9,21 @@
 //!   or threads ([`super::small_kernel`]).
 
 use super::generic_kernel;
+pub(crate) use super::mat::{MatMut, MatRef};
 use super::small_kernel::{SMALL, SmallPlan};
 use crate::element::Num;
+use crate::same_type::is_same;
 use half::{bf16, f16};
 use num_complex::Complex;
-use std::any::TypeId;
-
-/// A read-only strided matrix operand: element `(i, j)` is at `ptr + i*rs + j*cs`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct MatRef<T> {
-    pub ptr: *const T,
-    pub rs: isize,
-    pub cs: isize,
-}
-
-/// A writable strided matrix: element `(i, j)` is at `ptr + i*rs + j*cs`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct MatMut<T> {
-    pub ptr: *mut T,
-    pub rs: isize,
-    pub cs: isize,
-}
-
-// SAFETY: these are plain pointer bundles; every user hands disjoint output matrices to
-// different threads and only reads through `MatRef`.
-unsafe impl<T: Send> Send for MatRef<T> {}
-// SAFETY: as above.
-unsafe impl<T: Sync> Sync for MatRef<T> {}
-// SAFETY: as above.
-unsafe impl<T: Send> Send for MatMut<T> {}
-// SAFETY: as above.
-unsafe impl<T: Sync> Sync for MatMut<T> {}
-
-impl<T> MatRef<T> {
-    /// The same matrix starting `off` elements further (a whole-struct method, so
-    /// closures capture the `Send + Sync` wrapper rather than the raw pointer).
-    #[inline(always)]
-    pub fn shifted(self, off: isize) -> Self {
-        MatRef {
-            ptr: self.ptr.wrapping_offset(off),
-            ..self
-        }
-    }
-    #[inline(always)]
-    pub(crate) fn cast<U>(self) -> MatRef<U> {
-        MatRef {
-            ptr: self.ptr as *const U,
-            rs: self.rs,
-            cs: self.cs,
-        }
-    }
-}
-impl<T> MatRef<T> {
-    /// A row-major contiguous `rows × cols` matrix starting at `s[off]`.
-    ///
-    /// Panics if the matrix does not fit inside `s` (so that the pointer arithmetic of
-    /// a product stays inside one allocation).
-    pub(crate) fn row_major(s: &[T], off: usize, rows: usize, cols: usize) -> Self {
-        assert!(
-            rows * cols == 0 || off + rows * cols <= s.len(),
-            "gemm operand outside its buffer"
-        );
-        MatRef {
-            ptr: s.as_ptr().wrapping_add(off),
-            rs: cols as isize,
-            cs: 1,
-        }
-    }
-    /// The transpose (same memory, strides swapped).
-    pub(crate) fn t(self) -> Self {
-        MatRef {
-            ptr: self.ptr,
-            rs: self.cs,
-            cs: self.rs,
-        }
-    }
-}
-
-impl<T> MatMut<T> {
-    #[inline(always)]
-    pub(crate) fn cast<U>(self) -> MatMut<U> {
-        MatMut {
-            ptr: self.ptr as *mut U,
-            rs: self.rs,
-            cs: self.cs,
-        }
-    }
-}
-
-#[inline(always)]
-fn is<T: 'static, U: 'static>() -> bool {
-    TypeId::of::<T>() == TypeId::of::<U>()
-}
 
 /// True if `T` runs on the `gemm` crate.
 #[inline]
 pub(crate) fn uses_gemm_crate<T: 'static>() -> bool {
-    is::<T, f32>() || is::<T, f64>() || is::<T, f16>() || is::<T, Complex<f32>>() || is::<T, Complex<f64>>()
+    is_same::<T, f32>()
+        || is_same::<T, f64>()
+        || is_same::<T, f16>()
+        || is_same::<T, Complex<f32>>()
+        || is_same::<T, Complex<f64>>()
 }
 
 /// `C = A · B` (C is overwritten) for an `m × k` by `k × n` product on `threads` threads.
@@ -236,7 +154,7 @@ pub(crate) unsafe fn gemm_with<T: Num>(
         }
         return;
     }
-    if m <= SMALL && n <= SMALL && k <= SMALL && !is::<T, bf16>() && !is::<T, f16>() {
+    if m <= SMALL && n <= SMALL && k <= SMALL && !is_same::<T, bf16>() && !is_same::<T, f16>() {
         // SAFETY: forwarded caller contract (the plan matches by the caller's contract).
         return unsafe { small.run(m, n, k, a, b, c) };
     }
@@ -272,7 +190,7 @@ pub(crate) unsafe fn gemm_with<T: Num>(
         };
         return;
     }
-    if is::<T, bf16>() {
+    if is_same::<T, bf16>() {
         // SAFETY: T is bf16, so the casts are identities; forwarded caller contract.
         return unsafe {
             generic_kernel::gemm_blocked::<bf16, generic_kernel::Bf16Acc>(

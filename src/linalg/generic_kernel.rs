@@ -8,7 +8,7 @@
 //! `f32` and rounds once at the end. On x86-64 the whole kernel is also compiled for
 //! AVX2 and picked at run time when the CPU has it.
 
-use super::gemm_kernels::{MatMut, MatRef};
+use super::mat::{MatMut, MatRef};
 use crate::element::Num;
 use half::bf16;
 
@@ -133,24 +133,34 @@ pub(crate) unsafe fn gemm_blocked<T: Num, K: Accum<T>>(
 }
 
 /// Picks the AVX2 build of the kernel when the CPU has it.
+///
+/// # Safety
+/// As [`gemm_blocked`] (single-threaded).
 unsafe fn dispatch<T: Num, K: Accum<T>>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU supports AVX2 (checked just above); forwarded caller contract.
+    if crate::cpu::isa() >= crate::cpu::Isa::Avx2 {
+        // SAFETY: the CPU supports AVX2 and FMA (`isa`); forwarded caller contract.
         return unsafe { blocked_avx2::<T, K>(m, n, k, a, b, c) };
     }
     // SAFETY: forwarded caller contract.
     unsafe { blocked::<T, K>(m, n, k, a, b, c) }
 }
 
+/// [`blocked`] compiled for the AVX2 level.
+///
+/// # Safety
+/// `crate::cpu::isa()` is at least `Avx2`; the contract of [`blocked`].
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,fma")]
 unsafe fn blocked_avx2<T: Num, K: Accum<T>>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
     // SAFETY: forwarded caller contract.
     unsafe { blocked::<T, K>(m, n, k, a, b, c) }
 }
 
 /// The single-threaded blocked product.
+///
+/// # Safety
+/// As [`gemm_blocked`].
 #[inline(always)]
 unsafe fn blocked<T: Num, K: Accum<T>>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
     let ncb = NC.min(n.next_multiple_of(NR));

@@ -6,7 +6,8 @@
 //! the kernel. A batched left operand against a broadcast right matrix is folded into
 //! one tall product when its batch axes merge with its row axis.
 
-use super::gemm_kernels::{self, MatMut, MatRef};
+use super::gemm_kernels;
+use super::mat::{MatMut, MatRef};
 use super::small_kernel::SmallPlan;
 use crate::element::Num;
 use crate::error::{Error, Result, fmt_shape};

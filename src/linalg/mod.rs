@@ -39,6 +39,7 @@ pub(crate) mod gemm_kernels;
 mod generic_kernel;
 mod lstsq;
 mod lu;
+pub(crate) mod mat;
 mod matmul;
 mod norms;
 mod ops;

@@ -17,7 +17,7 @@ use num_complex::Complex;
 /// ```
 /// use ferrotensor::prelude::*;
 /// use ferrotensor::linalg::{PowerElement, matrix_power};
-/// fn square<T: PowerElement>(a: &Tensor<T, Ix2>) -> Tensor<T> { matrix_power(a, 2).unwrap() }
+/// fn square<T: PowerElement>(a: &Tensor<T, Ix2>) -> Tensor<T, Ix2> { matrix_power(a, 2).unwrap() }
 /// let f = Tensor::from_vec(vec![1i64, 1, 1, 0], [2, 2]).unwrap();
 /// assert_eq!(square(&f).to_vec(), vec![2, 1, 1, 1]);
 /// ```

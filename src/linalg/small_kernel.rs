@@ -9,7 +9,7 @@
 //!   AVX-512 / AVX2+FMA builds picked at run time, other types their own (wrapping)
 //!   arithmetic.
 
-use super::gemm_kernels::{MatMut, MatRef};
+use super::mat::{MatMut, MatRef};
 use crate::element::Num;
 use std::any::TypeId;
 
@@ -127,13 +127,12 @@ pub(crate) unsafe fn small_gemm<T: Num>(m: usize, n: usize, k: usize, a: MatRef<
     {
         let id = TypeId::of::<T>();
         if id == TypeId::of::<f32>() || id == TypeId::of::<f64>() {
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the CPU has AVX-512F (checked); forwarded caller contract.
-                return unsafe { float_avx512(m, n, k, a, b, c) };
-            }
-            if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
-                // SAFETY: the CPU has AVX2 and FMA (checked); forwarded caller contract.
-                return unsafe { float_avx2(m, n, k, a, b, c) };
+            match crate::cpu::isa() {
+                // SAFETY: the CPU has the AVX-512 level (`isa`); forwarded caller contract.
+                crate::cpu::Isa::Avx512 => return unsafe { float_avx512(m, n, k, a, b, c) },
+                // SAFETY: the CPU has AVX2 and FMA (`isa`); forwarded caller contract.
+                crate::cpu::Isa::Avx2 => return unsafe { float_avx2(m, n, k, a, b, c) },
+                crate::cpu::Isa::Portable => {}
             }
         }
     }
@@ -147,7 +146,7 @@ pub(crate) unsafe fn small_gemm<T: Num>(m: usize, n: usize, k: usize, a: MatRef<
 /// `T` is `f32` or `f64`; forwarded caller contract.
 #[inline(always)]
 unsafe fn fused<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
-    // SAFETY (all arms): `T` is exactly the type cast to, so the pointer casts are identities.
+    // SAFETY: (all arms) `T` is exactly the type cast to, so the pointer casts are identities.
     unsafe {
         if TypeId::of::<T>() == TypeId::of::<f32>() {
             by_width::<f32, Fused>(m, n, k, a.cast(), b.cast(), c.cast())
@@ -157,13 +156,21 @@ unsafe fn fused<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>
     }
 }
 
+/// [`fused`] compiled for the AVX-512 level.
+///
+/// # Safety
+/// `crate::cpu::isa()` is `Avx512`; the contract of [`fused`].
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2,fma")]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")]
 unsafe fn float_avx512<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
     // SAFETY: forwarded caller contract.
     unsafe { fused(m, n, k, a, b, c) }
 }
 
+/// [`fused`] compiled for the AVX2 level.
+///
+/// # Safety
+/// `crate::cpu::isa()` is at least `Avx2`; the contract of [`fused`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn float_avx2<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
@@ -171,6 +178,10 @@ unsafe fn float_avx2<T: Num>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatR
     unsafe { fused(m, n, k, a, b, c) }
 }
 
+/// [`rows`] with the accumulator width for `n`.
+///
+/// # Safety
+/// As [`super::gemm_kernels::gemm`], with all dimensions ≤ [`SMALL`].
 #[inline(always)]
 unsafe fn by_width<T: Num, A: Arith<T>>(m: usize, n: usize, k: usize, a: MatRef<T>, b: MatRef<T>, c: MatMut<T>) {
     // SAFETY: forwarded caller contract.
@@ -186,6 +197,9 @@ unsafe fn by_width<T: Num, A: Arith<T>>(m: usize, n: usize, k: usize, a: MatRef<
 /// The kernel proper: each row of `C` accumulates in a `[T; W]` array the compiler keeps
 /// in registers. Rows of `B` are read in place when they are contiguous and exactly `W`
 /// wide, else copied row-major into a zero-padded `k × W` stack buffer first.
+///
+/// # Safety
+/// As [`super::gemm_kernels::gemm`], with `m, k ≤ SMALL` and `n ≤ W`.
 #[inline(always)]
 unsafe fn rows<T: Num, A: Arith<T>, const W: usize>(
     m: usize,
@@ -213,6 +227,12 @@ unsafe fn rows<T: Num, A: Arith<T>, const W: usize>(
     unsafe { accumulate::<T, A, W>(m, n, k, a, c, |p| &bp[p]) }
 }
 
+/// `C = A · B` with row `p` of `B` given by `brow(p)` (its first `n` entries).
+///
+/// # Safety
+/// Every `(i, p)` of `a` readable and `(i, j)` of `c` writable, for `i < m`, `p < k`,
+/// `j < n ≤ W`, distinct `(i, j)` naming distinct elements of `c`, which aliases
+/// neither `a` nor the rows `brow` returns.
 #[inline(always)]
 unsafe fn accumulate<'b, T: Num, A: Arith<T>, const W: usize>(
     m: usize,

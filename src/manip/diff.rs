@@ -1,8 +1,9 @@
 //! Discrete differences: `diff`.
 
-use super::{alloc, c_strides, need_rank, owned};
+use super::{c_strides, need_rank, owned};
 use crate::element::Num;
 use crate::error::Result;
+use crate::iter::Src;
 use crate::layout::Dimension;
 use crate::layout::transform::normalize_axis;
 use crate::storage::Storage;
@@ -32,23 +33,17 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             }
             let in_shape = shape.clone();
             shape[ax] -= 1;
-            let mut out = alloc::<T>(&shape, op)?;
-            if !out.is_empty() {
-                let (buf, strides, off): (&[T], Vec<isize>, usize) = match &cur {
-                    Some(v) => (v, c_strides(&in_shape), 0),
-                    None => (self.storage.buffer(), self.strides().to_vec(), self.offset()),
-                };
-                let next = (off as isize + strides[ax]) as usize;
-                crate::iter::apply3(
-                    &shape,
-                    &mut out,
-                    &c_strides(&shape),
-                    0,
-                    (buf, &strides, next),
-                    (buf, &strides, off),
-                    |o, hi, lo| *o = hi.wsub(lo),
-                );
-            }
+            let (buf, strides, off): (&[T], Vec<isize>, usize) = match &cur {
+                Some(v) => (v, c_strides(&in_shape), 0),
+                None => (self.storage.buffer(), self.strides().to_vec(), self.offset()),
+            };
+            let next = (off as isize + strides[ax]) as usize;
+            let out = crate::iter::zip::zip_new(
+                &shape,
+                Src::new(buf, &strides, next),
+                Src::new(buf, &strides, off),
+                |hi: T, lo: T| hi.wsub(lo),
+            );
             cur = Some(out);
         }
         match cur {

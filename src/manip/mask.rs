@@ -1,8 +1,9 @@
 //! Masks and nonzero positions: `nonzero`, `argwhere`, `masked_fill`.
 
-use super::{alloc, c_strides, owned};
+use super::owned;
 use crate::element::Element;
 use crate::error::{Error, Result, fmt_shape};
+use crate::iter::Src;
 use crate::layout::transform::broadcast_layout;
 use crate::layout::{Dimension, Ix1, Ix2};
 use crate::storage::Storage;
@@ -102,18 +103,12 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
                 ),
             )
         })?;
-        let mut out = alloc::<T>(&shape, op)?;
-        if !out.is_empty() {
-            crate::iter::apply3(
-                &shape,
-                &mut out,
-                &c_strides(&shape),
-                0,
-                (self.storage.buffer(), self.strides(), self.offset()),
-                (mask.storage.buffer(), ml.strides(), ml.offset()),
-                |o, x, m| *o = if m { value } else { x },
-            );
-        }
+        let out = crate::iter::zip::zip_new(
+            &shape,
+            Src::of(self.storage.buffer(), &self.layout),
+            Src::of(mask.storage.buffer(), &ml),
+            |x: T, m: bool| if m { value } else { x },
+        );
         owned(out, &shape, op)
     }
 }

@@ -197,30 +197,12 @@ pub(crate) fn c_strides(shape: &[usize]) -> Vec<isize> {
     s
 }
 
-/// A zero-filled row-major buffer of `shape`'s size; `Err` if the size overflows.
-/// Large buffers come from fresh zero pages (no write here) advised to use huge pages,
-/// so the first write faults 2 MiB at a time instead of 4 KiB.
+/// A zero-filled (`T::default()`) row-major buffer of `shape`'s size from
+/// [`crate::memory`]; `Err` if the size overflows.
 pub(crate) fn alloc<T: Element>(shape: &[usize], op: &'static str) -> Result<Vec<T>> {
     let n = crate::layout::checked_size(shape, op)?;
-    let bytes = crate::layout::byte_size::<T>(n)?;
-    if let Some(mut v) = crate::iter::pool::reuse::<T>(n) {
-        // A cached buffer (already mapped): zeroing it in parallel is cheaper than
-        // faulting in fresh pages.
-        use rayon::prelude::*;
-        let chunk = n.div_ceil(crate::threads::num_threads() * 4).max(1 << 16);
-        v.par_chunks_mut(chunk)
-            .for_each(|c| c.iter_mut().for_each(|x| _ = x.write(T::default())));
-        // SAFETY: every element was written above.
-        return Ok(unsafe { crate::iter::alloc::assume_init_vec(v) });
-    }
-    let v = vec![T::default(); n];
-    advise_huge_pages(v.as_ptr() as *const u8, bytes);
-    Ok(v)
-}
-
-/// Huge-page hint for large manip outputs and scratch buffers (threshold 4 MiB).
-pub(crate) fn advise_huge_pages(ptr: *const u8, bytes: usize) {
-    crate::iter::alloc::advise_huge_pages(ptr, bytes, 4 << 20);
+    crate::layout::byte_size::<T>(n)?;
+    Ok(crate::memory::alloc::default_vec(n))
 }
 
 /// Copies `src` into the region of `out` given by `strides` and `offset` (which must
@@ -231,14 +213,11 @@ pub(crate) fn copy_into<T: Element, D: Dimension>(
     offset: usize,
     src: &TensorView<'_, T, D>,
 ) {
-    crate::iter::apply2(
+    use crate::iter::{Dst, Src};
+    crate::iter::zip_into(
         src.shape(),
-        out,
-        strides,
-        offset,
-        src.storage.0,
-        src.strides(),
-        src.offset(),
+        Dst::new(out, strides, offset),
+        Src::of(src.storage.0, &src.layout),
         |o, x| *o = x,
     );
 }

@@ -99,14 +99,10 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             ost.extend([shape[k] as isize * cs[k], cs[k]]);
             ist.extend([0, sst[k]]);
         }
-        crate::iter::apply2(
+        crate::iter::zip_into(
             &it_shape,
-            &mut out,
-            &ost,
-            0,
-            self.storage.buffer(),
-            &ist,
-            self.offset(),
+            crate::iter::Dst::new(&mut out, &ost, 0),
+            crate::iter::Src::new(self.storage.buffer(), &ist, self.offset()),
             |o, x| *o = x,
         );
         owned(out, &out_shape, op)

@@ -1,7 +1,7 @@
 //! Binary search in a sorted 1-D tensor: `searchsorted`.
 
+use super::owned;
 use super::sort::SortElement;
-use super::{alloc, c_strides, owned};
 use crate::error::{Error, Result, fmt_shape};
 use crate::layout::Dimension;
 use crate::storage::Storage;
@@ -60,31 +60,23 @@ impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         );
         let at = |i: usize| buf[(off + i as isize * st) as usize].sort_key();
         let shape = values.shape().to_vec();
-        let mut out = alloc::<usize>(&shape, op)?;
-        if !out.is_empty() {
-            crate::iter::apply_ref(
-                &shape,
-                &mut out,
-                &c_strides(&shape),
-                0,
-                values.storage.buffer(),
-                values.strides(),
-                values.offset(),
-                |o, x| {
-                    let key = x.sort_key();
-                    let (mut lo, mut hi) = (0usize, n);
-                    while lo < hi {
-                        let mid = lo + (hi - lo) / 2;
-                        let before = match side {
-                            Side::Left => at(mid) < key,
-                            Side::Right => at(mid) <= key,
-                        };
-                        if before { lo = mid + 1 } else { hi = mid }
-                    }
-                    *o = lo;
-                },
-            );
-        }
+        let out = crate::iter::zip::map_new(
+            &shape,
+            crate::iter::Src::of(values.storage.buffer(), &values.layout),
+            |x: T| {
+                let key = x.sort_key();
+                let (mut lo, mut hi) = (0usize, n);
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    let before = match side {
+                        Side::Left => at(mid) < key,
+                        Side::Right => at(mid) <= key,
+                    };
+                    if before { lo = mid + 1 } else { hi = mid }
+                }
+                lo
+            },
+        );
         owned(out, &shape, op)
     }
 }

@@ -189,7 +189,8 @@ pub fn broadcast_shapes<S: AsRef<[usize]>>(shapes: &[S]) -> Result<Vec<usize>> {
 /// use ferrotensor::manip::broadcast_arrays;
 /// let a = Tensor::from_vec(vec![1, 2, 3], [1, 3]).unwrap();
 /// let b = Tensor::from_vec(vec![10, 20], [2, 1]).unwrap();
-/// let v = broadcast_arrays(&[&a, &b.view().into_dyn()]).unwrap();
+/// let bd = b.view().into_dyn();
+/// let v = broadcast_arrays(&[&a, &bd]).unwrap();
 /// assert_eq!((v[0].shape(), v[1].to_vec()), (&[2usize, 3][..], vec![10, 10, 10, 20, 20, 20]));
 /// ```
 pub fn broadcast_arrays<'a, T: Element>(inputs: &[&'a dyn AsDynView<T>]) -> Result<Vec<TensorView<'a, T, IxDyn>>> {

@@ -8,11 +8,11 @@ use crate::element::Element;
 use crate::error::Result;
 use crate::layout::transform::normalize_axis;
 use crate::layout::{Dimension, IxDyn};
+use crate::same_type;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase, TensorView};
 use half::{bf16, f16};
 use rayon::prelude::*;
-use std::any::TypeId;
 use std::mem::MaybeUninit;
 
 /// Element types with NumPy's sort order: integers, `bool` (`false < true`) and
@@ -122,22 +122,6 @@ fn per_lane<O: Send, T: Element, W: Send>(
     }
 }
 
-/// `s` as `f32`s when `T` is `f32`.
-fn as_f32<T: 'static>(s: &[T]) -> Option<&[f32]> {
-    (TypeId::of::<T>() == TypeId::of::<f32>()).then(|| {
-        // SAFETY: `T` is `f32` (same type id), so the slice is reinterpreted as itself.
-        unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<f32>(), s.len()) }
-    })
-}
-
-/// `s` as `f32`s when `T` is `f32`.
-fn as_f32_mut<T: 'static>(s: &mut [T]) -> Option<&mut [f32]> {
-    (TypeId::of::<T>() == TypeId::of::<f32>()).then(|| {
-        // SAFETY: `T` is `f32` (same type id), so the slice is reinterpreted as itself.
-        unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<f32>(), s.len()) }
-    })
-}
-
 /// [`TensorBase::sort`] for `f32` (lanes below `2^32` elements): `buf` is `v`'s
 /// buffer, `out` the row-major result of `v`'s shape. One lane is sorted by the
 /// parallel radix sort, many lanes each on one thread, in parallel.
@@ -195,7 +179,7 @@ fn long_lane_chunks(n: usize) -> Option<usize> {
 /// fresh uninitialised buffer that the radix sort fills: no zeroing pass over the
 /// output. `None` for anything else (those go through [`sort_f32`]).
 fn sort_long_f32<T: Element>(v: &TensorView<'_, T, IxDyn>, n: usize) -> Result<Option<Vec<T>>> {
-    let Some(buf) = as_f32(v.storage.0) else {
+    let Some(buf) = same_type::slice::<T, f32>(v.storage.0) else {
         return Ok(None);
     };
     if v.size() != n || n > u32::MAX as usize || v.strides()[v.ndim() - 1] != 1 {
@@ -206,12 +190,12 @@ fn sort_long_f32<T: Element>(v: &TensorView<'_, T, IxDyn>, n: usize) -> Result<O
     };
     crate::layout::byte_size::<T>(n)?;
     let o = v.offset();
-    let mut out = crate::iter::alloc::uninit_vec::<T>(n);
-    // SAFETY: `T` is `f32` (checked by `as_f32`), so the buffer is reinterpreted as itself.
+    let mut out = crate::memory::alloc::uninit_vec::<T>(n);
+    // SAFETY: `T` is `f32` (checked by `same_type::slice`), so the buffer is reinterpreted as itself.
     let out_f = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<MaybeUninit<f32>>(), n) };
     fsort::sort_long_uninit(&buf[o..o + n], out_f, chunks);
     // SAFETY: `sort_long_uninit` wrote every element.
-    Ok(Some(unsafe { crate::iter::alloc::assume_init_vec(out) }))
+    Ok(Some(unsafe { crate::memory::alloc::assume_init_vec(out) }))
 }
 
 /// The radix key of the ascending or descending order: a descending sort is the
@@ -279,7 +263,10 @@ impl<T: SortElement, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             return restore_axis(out, &moved, ax, op);
         }
         if !descending
-            && let (Some(buf), Some(o)) = (as_f32(v.storage.0), as_f32_mut(&mut out))
+            && let (Some(buf), Some(o)) = (
+                same_type::slice::<T, f32>(v.storage.0),
+                same_type::slice_mut::<T, f32>(&mut out),
+            )
             && n <= u32::MAX as usize
         {
             sort_f32(&v, buf, o);

@@ -175,21 +175,39 @@ impl Level {
             // SAFETY (x86 arms): `detect`/`all_available` saw the arm's features; every
             // read and write is inside its slice (asserted above, with offsets ≤ max).
             #[cfg(target_arch = "x86_64")]
-            (Level::Avx512, 1, 48) => unsafe { x86::block512::<8, 3>(w, panel_stride, xp, offs, bp, op, out_rs) },
+            (Level::Avx512, 1, 48) => {
+                // SAFETY: as said above the match: features detected, accesses in bounds.
+                unsafe { x86::block512::<8, 3>(w, panel_stride, xp, offs, bp, op, out_rs) }
+            }
             #[cfg(target_arch = "x86_64")]
-            (Level::Avx512, 3, 16) => unsafe { x86::block512::<24, 1>(w, panel_stride, xp, offs, bp, op, out_rs) },
+            (Level::Avx512, 3, 16) => {
+                // SAFETY: as said above the match: features detected, accesses in bounds.
+                unsafe { x86::block512::<24, 1>(w, panel_stride, xp, offs, bp, op, out_rs) }
+            }
             #[cfg(target_arch = "x86_64")]
-            (Level::Avx512, 2, 16) => unsafe { x86::block512::<16, 1>(w, panel_stride, xp, offs, bp, op, out_rs) },
+            (Level::Avx512, 2, 16) => {
+                // SAFETY: as said above the match: features detected, accesses in bounds.
+                unsafe { x86::block512::<16, 1>(w, panel_stride, xp, offs, bp, op, out_rs) }
+            }
             #[cfg(target_arch = "x86_64")]
-            (Level::Avx512, 1, 16) => unsafe { x86::block512::<8, 1>(w, panel_stride, xp, offs, bp, op, out_rs) },
+            (Level::Avx512, 1, 16) => {
+                // SAFETY: as said above the match: features detected, accesses in bounds.
+                unsafe { x86::block512::<8, 1>(w, panel_stride, xp, offs, bp, op, out_rs) }
+            }
             #[cfg(target_arch = "x86_64")]
-            (Level::Avx2, 1, 24) => unsafe {
-                x86::block256::<4, 3>(w, panel_stride, xp, offs, bp, op, out_rs);
-                let bp4 = if bp.is_null() { bp } else { bp.add(4) };
-                x86::block256::<4, 3>(w.add(4), panel_stride, xp, offs, bp4, op.add(4 * out_rs), out_rs);
-            },
+            (Level::Avx2, 1, 24) => {
+                // SAFETY: as said above the match: features detected, accesses in bounds.
+                unsafe {
+                    x86::block256::<4, 3>(w, panel_stride, xp, offs, bp, op, out_rs);
+                    let bp4 = if bp.is_null() { bp } else { bp.add(4) };
+                    x86::block256::<4, 3>(w.add(4), panel_stride, xp, offs, bp4, op.add(4 * out_rs), out_rs);
+                }
+            }
             #[cfg(target_arch = "x86_64")]
-            (Level::Avx2, 1, 8) => unsafe { x86::block256::<8, 1>(w, panel_stride, xp, offs, bp, op, out_rs) },
+            (Level::Avx2, 1, 8) => {
+                // SAFETY: as said above the match: features detected, accesses in bounds.
+                unsafe { x86::block256::<8, 1>(w, panel_stride, xp, offs, bp, op, out_rs) }
+            }
             _ => block_portable(shape, panels, panel_stride, &x[base..], offs, bias, out, out_rs),
         }
     }

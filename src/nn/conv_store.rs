@@ -22,12 +22,17 @@ pub(crate) unsafe fn scatter(
 ) {
     debug_assert!(block.len() >= rows * width);
     match level {
-        // SAFETY: the level's features were detected; the destinations are the caller's
-        // contract.
         #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => unsafe { x86::scatter512(block, width, rows, dst, rs, pieces) },
+        Level::Avx512 => {
+            // SAFETY: the level's features were detected; the destinations are the
+            // caller's contract.
+            unsafe { x86::scatter512(block, width, rows, dst, rs, pieces) }
+        }
         #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => unsafe { x86::scatter256(block, width, rows, dst, rs, pieces) },
+        Level::Avx2 => {
+            // SAFETY: as for AVX-512 above.
+            unsafe { x86::scatter256(block, width, rows, dst, rs, pieces) }
+        }
         // SAFETY: the caller's contract.
         Level::Portable => unsafe { scatter_body(block, width, rows, dst, rs, pieces) },
     }
@@ -77,7 +82,7 @@ unsafe fn copy_run(src: &[f32], dst: *mut f32) {
     }
     let len = src.len();
     debug_assert!(len <= LANES);
-    // SAFETY (all arms): the caller's contract, and each arm's N ≤ len.
+    // SAFETY: (all arms) the caller's contract, and each arm's N ≤ len.
     unsafe {
         match len {
             16.. => ends::<16>(src, dst),

@@ -49,15 +49,15 @@ pub(crate) fn pool_planes<T: Float>(x: &[T], planes: usize, g: &PoolGeom, r: Red
 fn pool_f32(x: &[f32], planes: usize, g: &PoolGeom, r: Reduce) -> Vec<f32> {
     match Level::detect() {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX-512F was detected.
-        Level::Avx512 => {
-            run::<super::simd::Avx512>(x, planes, g, r, |x, g, r, o, s| unsafe { x86::plane512(x, g, r, o, s) })
-        }
+        Level::Avx512 => run::<super::simd::Avx512>(x, planes, g, r, |x, g, r, o, s| {
+            // SAFETY: AVX-512F was detected.
+            unsafe { x86::plane512(x, g, r, o, s) }
+        }),
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 and FMA were detected.
-        Level::Avx2 => {
-            run::<super::simd::Avx2>(x, planes, g, r, |x, g, r, o, s| unsafe { x86::plane256(x, g, r, o, s) })
-        }
+        Level::Avx2 => run::<super::simd::Avx2>(x, planes, g, r, |x, g, r, o, s| {
+            // SAFETY: AVX2 and FMA were detected.
+            unsafe { x86::plane256(x, g, r, o, s) }
+        }),
         // SAFETY: plain Rust.
         Level::Portable => run::<Scalar<f32>>(x, planes, g, r, |x, g, r, o, s| unsafe {
             plane::<Scalar<f32>>(x, g, r, o, s)

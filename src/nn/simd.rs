@@ -17,11 +17,22 @@ pub(crate) unsafe trait Simd: Copy {
     type E: crate::element::Float;
     /// The vector type.
     type V: Copy;
+    /// # Safety
+    /// The implementation's CPU features are available.
     unsafe fn splat(v: Self::E) -> Self::V;
+    /// # Safety
+    /// The implementation's CPU features are available.
     unsafe fn add(a: Self::V, b: Self::V) -> Self::V;
+    /// # Safety
+    /// The implementation's CPU features are available.
     unsafe fn sub(a: Self::V, b: Self::V) -> Self::V;
+    /// # Safety
+    /// The implementation's CPU features are available.
     unsafe fn div(a: Self::V, b: Self::V) -> Self::V;
     /// The larger of the two; NaN in either propagates.
+    ///
+    /// # Safety
+    /// The implementation's CPU features are available.
     unsafe fn max(a: Self::V, b: Self::V) -> Self::V;
     /// Loads lanes `l` with `lo ≤ l < hi` from `p + l`; the other lanes are zero.
     ///
@@ -39,8 +50,12 @@ pub(crate) unsafe trait Simd: Copy {
     /// `p..p + n` is writable.
     unsafe fn store_first(p: *mut Self::E, v: Self::V, n: usize);
     /// The even and the odd elements of the `2·LANES` consecutive elements `a ++ b`.
+    /// # Safety
+    /// The implementation's CPU features are available.
     unsafe fn even_odd(a: Self::V, b: Self::V) -> (Self::V, Self::V);
     /// The inverse of [`Simd::even_odd`]: `a₀ b₀ a₁ b₁ …` as two vectors.
+    /// # Safety
+    /// The implementation's CPU features are available.
     unsafe fn interleave(a: Self::V, b: Self::V) -> (Self::V, Self::V);
 }
 
@@ -54,6 +69,8 @@ unsafe impl<F: crate::element::Float> Simd for Scalar<F> {
     type E = F;
     type V = F;
     #[inline(always)]
+    /// # Safety
+    /// The implementation's CPU features are available.
     unsafe fn splat(v: F) -> F {
         v
     }
@@ -345,12 +362,16 @@ mod tests {
         }
     }
 
+    /// # Safety
+    /// The CPU features of the `target_feature` attribute are available.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
     unsafe fn avx2_check() {
         check::<Avx2>();
     }
 
+    /// # Safety
+    /// The CPU features of the `target_feature` attribute are available.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f")]
     unsafe fn avx512_check() {

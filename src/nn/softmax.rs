@@ -134,17 +134,13 @@ enum Level {
 
 impl Level {
     fn detect() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let avx2 = is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
-            if avx2 && is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vl") {
-                return Level::Avx512;
-            }
-            if avx2 {
-                return Level::Avx2;
-            }
+        match crate::cpu::isa() {
+            #[cfg(target_arch = "x86_64")]
+            crate::cpu::Isa::Avx512 => Level::Avx512,
+            #[cfg(target_arch = "x86_64")]
+            crate::cpu::Isa::Avx2 => Level::Avx2,
+            _ => Level::Portable,
         }
-        Level::Portable
     }
 
     fn rows<E: RowFloat>(self, x: &[E], out: &mut [E], n: usize, log: bool, scratch: &mut [E]) {
@@ -181,14 +177,26 @@ impl Level {
 mod x86 {
     use super::{RowFloat, cols_body, rows_body};
 
+    /// [`rows_body`] for AVX-512.
+    ///
+    /// # Safety
+    /// `crate::cpu::isa()` is `Avx512`.
     #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
     pub(super) unsafe fn rows_avx512<E: RowFloat>(x: &[E], out: &mut [E], n: usize, log: bool, s: &mut [E]) {
         rows_body(x, out, n, log, s)
     }
+    /// [`rows_body`] for AVX2.
+    ///
+    /// # Safety
+    /// `crate::cpu::isa()` is at least `Avx2`.
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn rows_avx2<E: RowFloat>(x: &[E], out: &mut [E], n: usize, log: bool, s: &mut [E]) {
         rows_body(x, out, n, log, s)
     }
+    /// [`cols_body`] for AVX-512.
+    ///
+    /// # Safety
+    /// `crate::cpu::isa()` is `Avx512`; the contract of [`cols_body`].
     #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
     #[allow(clippy::too_many_arguments)]
     pub(super) unsafe fn cols_avx512<E: RowFloat>(
@@ -203,6 +211,10 @@ mod x86 {
         // SAFETY: the caller's guarantee, passed on.
         unsafe { cols_body(x, out, n, inner, w, log, s) }
     }
+    /// [`cols_body`] for AVX2.
+    ///
+    /// # Safety
+    /// `crate::cpu::isa()` is at least `Avx2`; the contract of [`cols_body`].
     #[target_feature(enable = "avx2,fma")]
     #[allow(clippy::too_many_arguments)]
     pub(super) unsafe fn cols_avx2<E: RowFloat>(

@@ -3,7 +3,10 @@
 
 use crate::element::{Element, Float};
 use crate::error::{Error, Result, fmt_shape};
+use crate::iter::Src;
+use crate::iter::zip::map_new_slices;
 use crate::layout::{Dimension, IntoShape};
+pub(crate) use crate::same_type::{slice as cast_slice, vec as cast_vec};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 use std::any::TypeId;
@@ -101,28 +104,6 @@ pub(crate) fn out_len(
     Ok((padded - span) / s + 1)
 }
 
-/// `s` as a slice of `U` when `T` and `U` are the same type.
-pub(crate) fn cast_slice<T: 'static, U: 'static>(s: &[T]) -> Option<&[U]> {
-    if TypeId::of::<T>() == TypeId::of::<U>() {
-        // SAFETY: `T` and `U` are the same type, so layout, alignment and validity agree.
-        Some(unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<U>(), s.len()) })
-    } else {
-        None
-    }
-}
-
-/// `v` as a vector of `U` when `T` and `U` are the same type (no copy).
-pub(crate) fn cast_vec<T: 'static, U: 'static>(v: Vec<T>) -> std::result::Result<Vec<U>, Vec<T>> {
-    if TypeId::of::<T>() == TypeId::of::<U>() {
-        let mut v = std::mem::ManuallyDrop::new(v);
-        // SAFETY: `T` and `U` are the same type; the parts come from a live Vec that is
-        // not dropped (ManuallyDrop), so ownership moves to the new Vec.
-        Ok(unsafe { Vec::from_raw_parts(v.as_mut_ptr().cast::<U>(), v.len(), v.capacity()) })
-    } else {
-        Err(v)
-    }
-}
-
 /// Splits a shape at `axis` into `(outer, axis length, inner)` element counts.
 pub(crate) fn split_at_axis(shape: &[usize], axis: usize) -> (usize, usize, usize) {
     (
@@ -132,23 +113,31 @@ pub(crate) fn split_at_axis(shape: &[usize], axis: usize) -> (usize, usize, usiz
     )
 }
 
-/// Elements per parallel piece of an element-wise pass.
-const CHUNK: usize = 1 << 16;
+/// Relative cost per element of an activation for the engine's parallel split (1 = an
+/// add): activations split from 64 Ki elements.
+const ACTIVATION_COST: usize = 2;
 
-/// Runs `f` on consecutive chunks of `data`, in parallel above [`CHUNK`] elements.
-pub(crate) fn par_chunks<E: Send>(data: &mut [E], f: impl Fn(&mut [E]) + Sync) {
-    let n = data.len();
-    let ptr = crate::iter::SendPtr(data.as_mut_ptr());
-    par_tasks(
-        n.div_ceil(CHUNK),
-        || (),
-        |_, t| {
-            let (a, b) = (t * CHUNK, ((t + 1) * CHUNK).min(n));
-            // SAFETY: chunk t is inside `data` and no other task touches it.
-            f(unsafe { std::slice::from_raw_parts_mut(ptr.get().add(a), b - a) })
+/// `k` (an in-place slice kernel) of every element of `x`, into a new row-major vector
+/// through the engine (any layout; strided inputs are gathered in chunks).
+fn map_with_kernel<E: Float>(x: Src<'_, E>, shape: &[usize], k: &(impl Fn(&mut [E]) + Sync)) -> Vec<E> {
+    map_new_slices(
+        shape,
+        x,
+        ACTIVATION_COST,
+        |v| {
+            let mut one = [v];
+            k(&mut one);
+            one[0]
         },
-    );
+        |src, dst| {
+            dst.copy_from_slice(src);
+            k(dst)
+        },
+    )
 }
+
+/// Elements per parallel task of [`par_chunks_rows`].
+const CHUNK: usize = 1 << 16;
 
 /// Runs `f(first_row, rows)` on consecutive runs of whole rows of `row` elements of
 /// `data`, in parallel above [`CHUNK`] elements.
@@ -169,30 +158,44 @@ pub(crate) fn par_chunks_rows<E: Send>(data: &mut [E], row: usize, f: impl Fn(us
     );
 }
 
-/// An owned row-major copy of `x` with the same rank type, transformed in place by the
-/// `f32` or `f64` kernel (other float types go through `f32`).
+/// A new row-major tensor with `x`'s shape and rank type: every element transformed by
+/// the `f32` or `f64` in-place kernel (other float types go through `f32`), through the
+/// engine.
 pub(crate) fn map_float<T: Float, S: Storage<Elem = T>, D: Dimension>(
     x: &TensorBase<S, D>,
     k32: impl Fn(&mut [f32]) + Sync,
     k64: impl Fn(&mut [f64]) + Sync,
 ) -> Tensor<T, D> {
-    let v = contiguous(x).into_owned();
-    let data: Vec<T> = match cast_vec::<T, f32>(v) {
-        Ok(mut v) => {
-            par_chunks(&mut v, &k32);
-            cast_vec(v).unwrap_or_else(|_| unreachable!())
-        }
-        Err(v) => match cast_vec::<T, f64>(v) {
-            Ok(mut v) => {
-                par_chunks(&mut v, &k64);
-                cast_vec(v).unwrap_or_else(|_| unreachable!())
-            }
-            Err(v) => {
-                let mut w = to_f32(&v);
-                par_chunks(&mut w, &k32);
-                from_f32(&w)
-            }
-        },
+    let (buf, layout) = (x.storage.buffer(), &x.layout);
+    let data: Vec<T> = if let Some(b) = cast_slice::<T, f32>(buf) {
+        let v = map_with_kernel(Src::of(b, layout), x.shape(), &k32);
+        cast_vec(v).unwrap_or_else(|_| unreachable!("T is f32"))
+    } else if let Some(b) = cast_slice::<T, f64>(buf) {
+        let v = map_with_kernel(Src::of(b, layout), x.shape(), &k64);
+        cast_vec(v).unwrap_or_else(|_| unreachable!("T is f64"))
+    } else {
+        // f16 and bf16: each chunk through f32.
+        let k = |s: &mut [f32]| k32(s);
+        map_new_slices(
+            x.shape(),
+            Src::of(buf, layout),
+            ACTIVATION_COST,
+            |v: T| {
+                let mut one = [Float::to_f32(v)];
+                k(&mut one);
+                T::from_f32(one[0])
+            },
+            |src, dst| {
+                const PART: usize = 256;
+                let mut w = [0f32; PART];
+                for (s, d) in src.chunks(PART).zip(dst.chunks_mut(PART)) {
+                    let w = &mut w[..s.len()];
+                    w.iter_mut().zip(s).for_each(|(w, &v)| *w = Float::to_f32(v));
+                    k(w);
+                    d.iter_mut().zip(w.iter()).for_each(|(d, &w)| *d = T::from_f32(w));
+                }
+            },
+        )
     };
     Tensor::owned_from(data, x.dim().clone(), crate::Order::RowMajor, "nn").expect("same shape")
 }

@@ -92,7 +92,8 @@ where
     if a.shape() == b.shape()
         && let (Some(x), Some(y)) = (a.as_slice(), b.as_slice())
     {
-        return Ok(from_c_vec(zip::zip_contig(x, y, 1, f), a.shape()));
+        let data = zip::zip_new(a.shape(), Src::new(x, a.strides(), 0), Src::new(y, b.strides(), 0), f);
+        return Ok(from_c_vec(data, a.shape()));
     }
     let shape = broadcast_shapes(a.shape(), b.shape(), op)?;
     let (la, lb) = (layout_to(a, &shape, op)?, layout_to(b, &shape, op)?);
@@ -220,16 +221,8 @@ where
     let lb = layout_to(b, a.shape(), op)?;
     a.storage.make_unique(&mut a.layout);
     let TensorBase { storage, layout } = a;
-    zip::zip_inplace(
-        layout.shape(),
-        Dst {
-            buf: storage.buffer_mut(),
-            strides: layout.strides(),
-            off: layout.offset,
-        },
-        src(b, &lb),
-        f,
-    );
+    let dst = Dst::new(storage.buffer_mut(), layout.strides(), layout.offset);
+    crate::iter::zip_into(layout.shape(), dst, src(b, &lb), f);
     Ok(())
 }
 
@@ -240,15 +233,8 @@ pub(crate) fn map_assign<A: Element, S: StorageMut<Elem = A>, D: Dimension>(
 ) {
     a.storage.make_unique(&mut a.layout);
     let TensorBase { storage, layout } = a;
-    zip::map_inplace(
-        layout.shape(),
-        Dst {
-            buf: storage.buffer_mut(),
-            strides: layout.strides(),
-            off: layout.offset,
-        },
-        f,
-    );
+    let dst = Dst::new(storage.buffer_mut(), layout.strides(), layout.offset);
+    crate::iter::for_each_mut(layout.shape(), dst, f);
 }
 
 /// Storage whose buffer an operator may take over for its result: owned vectors,

@@ -5,30 +5,9 @@
 use crate::element::Float;
 use crate::iter::zip::{Src, map_new_cost, map_new_slices};
 use crate::layout::{Dimension, Layout, Order};
+use crate::same_type;
 use crate::storage::{OwnedRepr, Storage};
 use crate::tensor::{Tensor, TensorBase};
-use std::any::TypeId;
-
-#[inline(always)]
-fn same<T: 'static, U: 'static>() -> bool {
-    TypeId::of::<T>() == TypeId::of::<U>()
-}
-
-/// `s` as a slice of `U`; `None` unless `T` and `U` are the same type.
-#[inline(always)]
-fn cast_slice<T: 'static, U: 'static>(s: &[T]) -> Option<&[U]> {
-    // SAFETY: `T` and `U` are the same type (checked), so the cast is the identity.
-    same::<T, U>().then(|| unsafe { &*(s as *const [T] as *const [U]) })
-}
-
-/// `v` as a vector of `U`; panics unless `T` and `U` are the same type.
-fn cast_vec<T: 'static, U: 'static>(v: Vec<T>) -> Vec<U> {
-    assert!(same::<T, U>(), "cast_vec between different types");
-    let mut v = std::mem::ManuallyDrop::new(v);
-    // SAFETY: `T` and `U` are the same type (asserted), so pointer, length and capacity
-    // describe a valid `Vec<U>`; `v` is not dropped.
-    unsafe { Vec::from_raw_parts(v.as_mut_ptr() as *mut U, v.len(), v.capacity()) }
-}
 
 /// A slice kernel `dst[i] = f(src[i])`.
 pub(crate) type SliceFn<F> = fn(&[F], &mut [F]);
@@ -53,18 +32,20 @@ where
 {
     let (shape, buf) = (a.shape(), a.storage.buffer());
     let (strides, off) = (a.strides(), a.offset());
-    let data: Vec<T> = if let Some(b) = cast_slice::<T, f64>(buf) {
+    let data: Vec<T> = if let Some(b) = same_type::slice::<T, f64>(buf) {
         let src = Src::new(b, strides, off);
-        cast_vec(match f.slices {
+        let v = match f.slices {
             Some((_, s64)) => map_new_slices(shape, src, f.cost, &f.f64, s64),
             None => map_new_cost(shape, src, f.cost, &f.f64),
-        })
-    } else if let Some(b) = cast_slice::<T, f32>(buf) {
+        };
+        same_type::vec(v).unwrap_or_else(|_| unreachable!("T is f64"))
+    } else if let Some(b) = same_type::slice::<T, f32>(buf) {
         let src = Src::new(b, strides, off);
-        cast_vec(match f.slices {
+        let v = match f.slices {
             Some((s32, _)) => map_new_slices(shape, src, f.cost, &f.f32, s32),
             None => map_new_cost(shape, src, f.cost, &f.f32),
-        })
+        };
+        same_type::vec(v).unwrap_or_else(|_| unreachable!("T is f32"))
     } else {
         let g = &f.f32;
         map_new_cost(shape, Src::new(buf, strides, off), f.cost, |x: T| {
@@ -180,6 +161,6 @@ mod tests {
         assert_eq!(float_map(&b, twice()).to_vec(), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
         let h = Tensor::from_vec(vec![f16::from_f32(1.5)], [1]).unwrap();
         assert_eq!(float_map(&h, twice()).to_vec(), vec![f16::from_f32(3.0)]);
-        assert_eq!(cast_slice::<f32, f64>(&[1.0f32]), None);
+        assert_eq!(same_type::slice::<f32, f64>(&[1.0f32]), None);
     }
 }

@@ -32,6 +32,7 @@ impl<T: Num, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
                 // map to distinct in-bounds offsets, and each kept index belongs to
                 // exactly one caller.
                 let w = |o: isize, v: T| unsafe { *ptr.get().offset(o) = v };
+                // SAFETY: as above, for reading back an element this caller wrote.
                 let r = |o: isize| unsafe { *ptr.get().offset(o) };
                 if inner {
                     for j in 0..len as isize {

@@ -14,36 +14,7 @@
 //! vector loops do not specify it either) and for which NaN is returned (the first one).
 
 use super::simd::{Kernel, dispatch};
-use std::any::TypeId;
-
-/// `x` as a slice of `U` if `T` is `U`.
-#[inline(always)]
-pub(crate) fn cast<T: 'static, U: 'static>(x: &[T]) -> Option<&[U]> {
-    if TypeId::of::<T>() == TypeId::of::<U>() {
-        // SAFETY: `T` and `U` are the same type, so this reinterprets the slice as
-        // itself (same pointer, length, layout and lifetime).
-        Some(unsafe { std::slice::from_raw_parts(x.as_ptr().cast::<U>(), x.len()) })
-    } else {
-        None
-    }
-}
-
-/// `x` as a mutable slice of `U` if `T` is `U`.
-#[inline(always)]
-pub(crate) fn cast_mut<T: 'static, U: 'static>(x: &mut [T]) -> Option<&mut [U]> {
-    if TypeId::of::<T>() == TypeId::of::<U>() {
-        // SAFETY: as in `cast`; the unique borrow of `x` moves into the result.
-        Some(unsafe { std::slice::from_raw_parts_mut(x.as_mut_ptr().cast::<U>(), x.len()) })
-    } else {
-        None
-    }
-}
-
-/// `x` as a `U` if `T` is `U`.
-#[inline(always)]
-pub(crate) fn cast_val<T: 'static, U: 'static + Copy>(x: T) -> Option<U> {
-    cast::<T, U>(std::slice::from_ref(&x)).map(|s| s[0])
-}
+use crate::same_type;
 
 /// The float types with kernels.
 pub(crate) trait Fl: Copy + PartialOrd + 'static {
@@ -92,6 +63,9 @@ fn ext_body<T: Fl, const L: usize, const MAX: bool, const SKIP: bool>(x: &[T]) -
     let chunks = x.chunks_exact(U * L);
     let has_rest = !chunks.remainder().is_empty();
     for c in chunks {
+        // The same software prefetch as the pairwise sums (the stream alone is not
+        // enough for the hardware prefetcher on every CPU).
+        super::pairwise::prefetch_lines(c.as_ptr(), std::mem::size_of_val(c));
         ext_step::<T, L, MAX, SKIP>(a, &mut nan, c);
     }
     if has_rest {
@@ -199,11 +173,11 @@ impl<T: Fl, const MAX: bool, const SKIP: bool> Kernel for RowsK<'_, T, MAX, SKIP
 /// applies (see [`ext_body`]); `None` otherwise.
 #[inline]
 pub(crate) fn ext<T: 'static + Copy, const MAX: bool, const SKIP: bool>(x: &[T]) -> Option<T> {
-    if let Some(x) = cast::<T, f32>(x) {
-        return dispatch(ExtK::<f32, 16, MAX, SKIP>(x)).and_then(cast_val);
+    if let Some(x) = same_type::slice::<T, f32>(x) {
+        return dispatch(ExtK::<f32, 16, MAX, SKIP>(x)).and_then(same_type::value);
     }
-    if let Some(x) = cast::<T, f64>(x) {
-        return dispatch(ExtK::<f64, 8, MAX, SKIP>(x)).and_then(cast_val);
+    if let Some(x) = same_type::slice::<T, f64>(x) {
+        return dispatch(ExtK::<f64, 8, MAX, SKIP>(x)).and_then(same_type::value);
     }
     None
 }
@@ -212,11 +186,11 @@ pub(crate) fn ext<T: 'static + Copy, const MAX: bool, const SKIP: bool>(x: &[T])
 /// [`dispatch`].
 #[inline(always)]
 pub(crate) fn ext_inline<T: 'static + Copy, const MAX: bool, const SKIP: bool>(x: &[T]) -> Option<T> {
-    if let Some(x) = cast::<T, f32>(x) {
-        return ext_body::<f32, 16, MAX, SKIP>(x).and_then(cast_val);
+    if let Some(x) = same_type::slice::<T, f32>(x) {
+        return ext_body::<f32, 16, MAX, SKIP>(x).and_then(same_type::value);
     }
-    if let Some(x) = cast::<T, f64>(x) {
-        return ext_body::<f64, 8, MAX, SKIP>(x).and_then(cast_val);
+    if let Some(x) = same_type::slice::<T, f64>(x) {
+        return ext_body::<f64, 8, MAX, SKIP>(x).and_then(same_type::value);
     }
     None
 }
@@ -224,11 +198,14 @@ pub(crate) fn ext_inline<T: 'static + Copy, const MAX: bool, const SKIP: bool>(x
 /// `acc[j] = ext(acc[j], row[j])` for f32/f64; false (nothing done) for other types.
 #[inline]
 pub(crate) fn rows<T: 'static, const MAX: bool, const SKIP: bool>(acc: &mut [T], row: &[T]) -> bool {
-    if let (Some(r), Some(a)) = (cast::<T, f32>(row), cast_mut::<T, f32>(&mut *acc)) {
+    if let (Some(r), Some(a)) = (
+        same_type::slice::<T, f32>(row),
+        same_type::slice_mut::<T, f32>(&mut *acc),
+    ) {
         dispatch(RowsK::<f32, MAX, SKIP>(a, r));
         return true;
     }
-    if let (Some(r), Some(a)) = (cast::<T, f64>(row), cast_mut::<T, f64>(acc)) {
+    if let (Some(r), Some(a)) = (same_type::slice::<T, f64>(row), same_type::slice_mut::<T, f64>(acc)) {
         dispatch(RowsK::<f64, MAX, SKIP>(a, r));
         return true;
     }
@@ -239,10 +216,10 @@ pub(crate) fn rows<T: 'static, const MAX: bool, const SKIP: bool>(acc: &mut [T],
 /// types or no match); meant for kernels already inside [`dispatch`].
 #[inline(always)]
 pub(crate) fn find_inline<T: 'static + Copy>(x: &[T], m: T) -> Option<usize> {
-    if let (Some(x), Some(m)) = (cast::<T, f32>(x), cast_val::<T, f32>(m)) {
+    if let (Some(x), Some(m)) = (same_type::slice::<T, f32>(x), same_type::value::<T, f32>(m)) {
         return find_body::<f32, 16>(x, m);
     }
-    if let (Some(x), Some(m)) = (cast::<T, f64>(x), cast_val::<T, f64>(m)) {
+    if let (Some(x), Some(m)) = (same_type::slice::<T, f64>(x), same_type::value::<T, f64>(m)) {
         return find_body::<f64, 8>(x, m);
     }
     None

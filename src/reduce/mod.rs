@@ -65,6 +65,7 @@ mod moments;
 mod norm;
 pub(crate) mod pairwise;
 mod quantile;
+mod rowwise;
 mod select;
 pub(crate) mod simd;
 mod single_axis;

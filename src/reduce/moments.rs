@@ -3,7 +3,7 @@
 
 use super::Spec;
 use super::engine::Reducer;
-use super::pairwise::{pairwise_mapped, pairwise_strided};
+use super::pairwise::{pairwise, pairwise_mapped, pairwise_strided};
 use super::sum::is_half;
 use crate::element::Float;
 use crate::error::Result;
@@ -106,11 +106,24 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     fn var_raw(&self, axes: Option<&[isize]>, ddof: f64, op: &'static str) -> Result<(Vec<T>, Spec)> {
         let spec = Spec::new(self.shape(), axes, op)?;
         let n = spec.n_red;
+        // NumPy: max(n - ddof, 0); a zero divisor gives inf or NaN.
+        let dof = (n as f64 - ddof).max(0.0);
+        if !is_half::<T>() {
+            // Rows in cache: both passes per row (the same sums as below).
+            let div = T::from_f64(dof);
+            let fused = self.per_row(&spec, |row| {
+                let m = T::zero().wadd(pairwise(row, &|x: T| x)) / T::from_usize(n);
+                // `pairwise` with the deviation inline: the tree of `pairwise_mapped`
+                // (the engine's pass), so the same sum, without the buffer.
+                (T::zero() + pairwise(row, &move |x: T| (x - m) * (x - m))) / div
+            });
+            if let Some(v) = fused {
+                return Ok((v, spec));
+            }
+        }
         let means = self
             .sums(&spec, |x: T| x, op)?
             .finish(|s, _| s / T::from_usize(n), |s, _| s / n as f32);
-        // NumPy: max(n - ddof, 0); a zero divisor gives inf or NaN.
-        let dof = (n as f64 - ddof).max(0.0);
         let v = if is_half::<T>() {
             // f16/bf16: deviations and squares in the element type (as NumPy), their
             // sum in f32, rounded once.

@@ -1,9 +1,11 @@
 //! Vector norms (L1, L2, ∞) and the numerically stable `logsumexp`.
 
 use super::Spec;
+use super::engine::Reducer;
 use super::logical::MapFold;
 use super::minmax::Ext;
 use super::moments::Centered;
+use super::pairwise::pairwise_mapped;
 use super::sum::{SumOf, is_half};
 use crate::element::Float;
 use crate::error::Result;
@@ -91,6 +93,19 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         let spec = Spec::new(self.shape(), axes, op)?;
         if spec.n_red == 0 {
             return spec.finish(vec![T::neg_infinity(); spec.n_out()], keepdims, op);
+        }
+        if !is_half::<T>() {
+            // Rows in cache: maximum and exponentials per row (as the passes below).
+            let fused = self.per_row(&spec, |row| {
+                let m = Ext::<true, false>.run(row[0], 0, row, 0, row.len(), 1);
+                let m = if m.is_finite() { m } else { T::zero() };
+                // `move`: a captured reference to `m` keeps the loop from vectorising.
+                let e = move |x: T| super::simd::fast_exp(x - m);
+                (T::zero() + pairwise_mapped(row, &e)).ln() + m
+            });
+            if let Some(v) = fused {
+                return spec.finish(v, keepdims, op);
+            }
         }
         let m: Vec<T> = self
             .reduce_raw(&spec, &Ext::<true, false>, false, op)?

@@ -1,82 +1,8 @@
-//! Runtime CPU-feature dispatch for the reduction kernels.
-//!
-//! The build targets baseline x86-64 (SSE2). [`dispatch`] runs a [`Kernel`] inside a
-//! function compiled for AVX-512 or AVX2+FMA when the CPU has them, so the loops inlined
-//! into it are vectorised for the wider registers; elsewhere (other CPUs, aarch64, Miri)
-//! the kernel runs as portable code. [`fast_exp`] is a vectorisable `exp` for f32.
+//! Vector helpers of the reduction kernels: [`dispatch`] (from [`crate::cpu`]) runs a
+//! [`Kernel`] compiled for the instruction set the CPU has, and [`fast_exp`] is a
+//! vectorisable `exp` for f32.
 
-#[cfg(target_arch = "x86_64")]
-use std::sync::atomic::{AtomicU8, Ordering};
-
-#[cfg(target_arch = "x86_64")]
-static LEVEL: AtomicU8 = AtomicU8::new(u8::MAX);
-
-/// 2: AVX-512 (F, VL, BW, DQ), 1: AVX2 + FMA, 0: baseline.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub(crate) fn level() -> u8 {
-    if cfg!(miri) {
-        return 0;
-    }
-    let l = LEVEL.load(Ordering::Relaxed);
-    if l != u8::MAX {
-        return l;
-    }
-    let l = if is_x86_feature_detected!("avx512f")
-        && is_x86_feature_detected!("avx512vl")
-        && is_x86_feature_detected!("avx512bw")
-        && is_x86_feature_detected!("avx512dq")
-    {
-        2
-    } else if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
-        1
-    } else {
-        0
-    };
-    LEVEL.store(l, Ordering::Relaxed);
-    l
-}
-
-/// A loop body to run compiled for the widest vector unit ([`dispatch`]).
-///
-/// `call` must be `#[inline(always)]` and everything it calls inlinable, so that the
-/// body is compiled inside the feature-enabled wrappers. A closure does not work for
-/// this: called from the three wrappers, LLVM keeps its body out of line, compiled for
-/// the baseline (SSE2) only.
-pub(crate) trait Kernel {
-    /// The result.
-    type Out;
-    /// Runs the body.
-    fn call(self) -> Self::Out;
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")]
-fn run_avx512<K: Kernel>(k: K) -> K::Out {
-    k.call()
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn run_avx2<K: Kernel>(k: K) -> K::Out {
-    k.call()
-}
-
-/// Runs kernel `k` compiled for the widest vector unit available (the portable code
-/// elsewhere, and always under Miri).
-#[inline(always)]
-pub(crate) fn dispatch<K: Kernel>(k: K) -> K::Out {
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    match level() {
-        // SAFETY: the CPU supports the features these functions are compiled for
-        // (checked by `level`).
-        2 => return unsafe { run_avx512(k) },
-        // SAFETY: as above.
-        1 => return unsafe { run_avx2(k) },
-        _ => {}
-    }
-    k.call()
-}
+pub(crate) use crate::cpu::{Kernel, dispatch};
 
 /// `exp(x)` for f32 by range reduction and a degree-6 polynomial (≤ 2 ulp on the normal
 /// range; 0 below −87.3, +∞ above 88.7, NaN stays NaN); branch-free so loops over it

@@ -2,16 +2,15 @@
 
 use super::Spec;
 use super::engine::{Reducer, lanes};
-use super::kernels::cast_val;
 use super::pairwise::{pairwise, pairwise_par, pairwise_strided};
 use crate::element::{Float, Num};
 use crate::error::Result;
 use crate::layout::{Dimension, IxDyn};
+use crate::same_type;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 use half::{bf16, f16};
 use num_traits::AsPrimitive;
-use std::any::TypeId;
 use std::marker::PhantomData;
 
 /// Pairwise sum of `f(x)`: the reducer behind every float sum.
@@ -60,22 +59,22 @@ impl<T: Num, U: Num, F: Fn(T) -> U + Sync> Reducer<T> for SumOf<T, U, F> {
 /// `u` as f32 if `U` is f16 or bf16.
 #[inline(always)]
 pub(crate) fn half_to_f32<U: 'static + Copy>(u: U) -> Option<f32> {
-    cast_val::<U, f16>(u)
+    same_type::value::<U, f16>(u)
         .map(f16::to_f32)
-        .or_else(|| cast_val::<U, bf16>(u).map(bf16::to_f32))
+        .or_else(|| same_type::value::<U, bf16>(u).map(bf16::to_f32))
 }
 
 /// True for f16 and bf16: their sums accumulate in f32 (see [`Sums`]).
 #[inline(always)]
 pub(crate) fn is_half<U: 'static>() -> bool {
-    TypeId::of::<U>() == TypeId::of::<f16>() || TypeId::of::<U>() == TypeId::of::<bf16>()
+    same_type::is_same::<U, f16>() || same_type::is_same::<U, bf16>()
 }
 
 /// `x` rounded to `U`, which must be f16 or bf16.
 #[inline(always)]
 fn f32_to_half<U: 'static + Copy>(x: f32) -> U {
-    cast_val::<f16, U>(f16::from_f32(x))
-        .or_else(|| cast_val::<bf16, U>(bf16::from_f32(x)))
+    same_type::value::<f16, U>(f16::from_f32(x))
+        .or_else(|| same_type::value::<bf16, U>(bf16::from_f32(x)))
         .expect("f32_to_half is only called for f16 and bf16")
 }
 

@@ -87,9 +87,9 @@ pub trait StorageMut: Storage {
 /// assert_eq!(s.0.len(), 4);
 /// ```
 ///
-/// Dropping it hands a buffer of 4 MiB or more to ferrotensor's cache of large buffers
-/// (see [`crate::iter::set_buffer_cache_limit`]), so that the next output of that size
-/// skips the page faults of fresh memory.
+/// Dropping it hands a buffer of 4 MiB or more to ferrotensor's short-lived cache of
+/// large buffers (see [`crate::memory`]), so that the next output of that size skips
+/// the page faults of fresh memory.
 #[derive(Clone, Debug)]
 pub struct OwnedRepr<T>(pub Vec<T>);
 
@@ -107,7 +107,7 @@ impl<T> OwnedRepr<T> {
 
 impl<T> Drop for OwnedRepr<T> {
     fn drop(&mut self) {
-        crate::iter::pool::recycle(std::mem::take(&mut self.0));
+        crate::memory::recycle(std::mem::take(&mut self.0));
     }
 }
 

@@ -32,14 +32,10 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
             self.layout.strides.clone(),
             self.layout.offset,
         );
-        crate::iter::apply2(
+        crate::iter::zip_into(
             shape.slice(),
-            self.storage.buffer_mut(),
-            strides.as_ref(),
-            off,
-            src.storage.buffer(),
-            b.strides(),
-            b.offset(),
+            crate::iter::Dst::new(self.storage.buffer_mut(), strides.as_ref(), off),
+            crate::iter::Src::of(src.storage.buffer(), &b),
             |o, x| *o = x,
         );
         Ok(())

@@ -18,6 +18,7 @@ mod select;
 mod shared;
 #[cfg(test)]
 mod tests;
+pub(crate) mod view_methods;
 mod views;
 mod views_axes;
 mod views_reshape;

@@ -54,14 +54,10 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             for (k, &i) in idx.iter().enumerate() {
                 let in_off = (self.layout.offset as isize + i as isize * self.strides()[ax]) as usize;
                 let out_off = k * out_layout.strides()[ax] as usize;
-                crate::iter::apply2(
+                crate::iter::zip_into(
                     &sub_shape,
-                    &mut out,
-                    &out_st,
-                    out_off,
-                    self.storage.buffer(),
-                    &in_st,
-                    in_off,
+                    crate::iter::Dst::new(&mut out, &out_st, out_off),
+                    crate::iter::Src::new(self.storage.buffer(), &in_st, in_off),
                     |o, x| *o = x,
                 );
             }

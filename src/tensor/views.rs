@@ -1,15 +1,17 @@
 //! View operations on tensors: each computes a new layout over the same memory.
 //!
-//! On a [`TensorView`] the methods take the view by value and return a view with the
-//! same lifetime, so chains bind to a `let`; on every other ownership kind they borrow.
+//! Each method is written once (`view_methods!`): on a [`TensorView`] it returns a view
+//! with the buffer's lifetime, so chains bind to a `let`; on every other ownership kind
+//! the same method borrows `self`.
 
-use super::{Tensor, TensorArc, TensorBase, TensorCow, TensorMut, TensorView};
+use super::view_methods::view_methods;
+use super::{TensorBase, TensorCow, TensorMut, TensorView};
 use crate::element::Element;
 use crate::error::Result;
 use crate::layout::slice::{SliceItem, slice_layout};
 use crate::layout::transform as tf;
 use crate::layout::{Dimension, IntoShape, IxDyn, Layout, Order};
-use crate::storage::{CowRepr, Storage, StorageMut, ViewMutRepr, ViewRepr};
+use crate::storage::{CowRepr, StorageMut, ViewMutRepr, ViewRepr};
 
 impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     pub(super) fn with_layout<D2: Dimension>(&self, layout: Layout<D2>) -> TensorView<'a, T, D2> {
@@ -19,17 +21,35 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
             layout,
         }
     }
+}
 
-    /// Basic slicing with Python's rules; panics on error (see [`TensorView::try_slice`]).
+view_methods! { 'a;
+    /// Basic slicing with Python's rules (a view, no copy).
+    ///
+    /// # Panics
+    /// With the message of [`TensorView::try_slice`]'s error (which names the shape and
+    /// the offending item), at the caller's location: for step 0, an integer index out
+    /// of range, more indices than axes, or two ellipses.
     ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::<i32, _>::arange(10);
     /// assert_eq!(a.slice(s![1..;-2]).to_vec(), vec![1]);
     /// assert_eq!(a.slice(s![-100..100]).size(), 10);
+    /// assert_eq!(a.view().slice(s![..;3]).to_vec(), vec![0, 3, 6, 9]);
     /// ```
-    pub fn slice(&self, items: impl AsRef<[SliceItem]>) -> TensorView<'a, T, IxDyn> {
-        self.try_slice(items).unwrap_or_else(|e| panic!("{e}"))
+    ///
+    /// ```should_panic
+    /// use ferrotensor::prelude::*;
+    /// let a = Tensor::<i32, _>::arange(10);
+    /// a.slice(s![10]); // panics: "slice: index 10 is out of bounds for axis 0 with size 10"
+    /// ```
+    #[track_caller]
+    fn slice(&self, items: impl AsRef<[SliceItem]>) -> TensorView<'a, T, IxDyn> {
+        match self.try_slice(items) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
     }
 
     /// Basic slicing; `Err` for step 0, an integer index out of range, more indices
@@ -42,7 +62,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert!(a.try_slice(s![..;0]).is_err());
     /// assert_eq!(a.try_slice(s![Ellipsis, NewAxis]).unwrap().shape(), &[2, 3, 1]);
     /// ```
-    pub fn try_slice(&self, items: impl AsRef<[SliceItem]>) -> Result<TensorView<'a, T, IxDyn>> {
+    fn try_slice(&self, items: impl AsRef<[SliceItem]>) -> Result<TensorView<'a, T, IxDyn>> {
         let l = slice_layout(&self.layout, items.as_ref())?;
         Ok(self.with_layout(l))
     }
@@ -56,7 +76,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert_eq!(a.permute(&[2, 0, 1]).unwrap().shape(), &[4, 2, 3]);
     /// assert!(a.permute(&[0, 1]).is_err());
     /// ```
-    pub fn permute(&self, axes: &[isize]) -> Result<TensorView<'a, T, D>> {
+    fn permute(&self, axes: &[isize]) -> Result<TensorView<'a, T, D>> {
         let l = tf::permute_layout(&self.layout, axes)?;
         Ok(self.with_layout(l))
     }
@@ -69,7 +89,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert_eq!(a.t().shape(), &[3, 2]);
     /// assert_eq!(a.t()[[2, 1]], 6);
     /// ```
-    pub fn t(&self) -> TensorView<'a, T, D> {
+    fn t(&self) -> TensorView<'a, T, D> {
         let l = tf::reversed_layout(&self.layout);
         self.with_layout(l)
     }
@@ -81,7 +101,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// let a = Tensor::<f32, _>::zeros([2, 3, 4]);
     /// assert_eq!(a.swap_axes(0, -1).unwrap().shape(), &[4, 3, 2]);
     /// ```
-    pub fn swap_axes(&self, a: isize, b: isize) -> Result<TensorView<'a, T, D>> {
+    fn swap_axes(&self, a: isize, b: isize) -> Result<TensorView<'a, T, D>> {
         let nd = self.ndim();
         let (x, y) = (
             tf::normalize_axis(a, nd, "swap_axes")?,
@@ -101,7 +121,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert_eq!(f.to_vec(), vec![3, 2, 1, 0]);
     /// assert_eq!(f.strides(), &[-1]);
     /// ```
-    pub fn flip(&self, axis: isize) -> Result<TensorView<'a, T, D>> {
+    fn flip(&self, axis: isize) -> Result<TensorView<'a, T, D>> {
         let l = tf::flip_layout(&self.layout, axis)?;
         Ok(self.with_layout(l))
     }
@@ -115,7 +135,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert_eq!(b.to_vec(), vec![0, 1, 2, 0, 1, 2]);
     /// assert_eq!(b.strides(), &[0, 1]);
     /// ```
-    pub fn broadcast_to<Sh: IntoShape>(self, shape: Sh) -> Result<TensorView<'a, T, Sh::Dim>> {
+    fn broadcast_to[Sh: IntoShape](&self, shape: Sh) -> Result<TensorView<'a, T, Sh::Dim>> {
         let shape = shape.into_dim();
         let l = tf::broadcast_layout(&self.layout, shape.slice(), "broadcast_to")?;
         Ok(self.with_layout(l.into_dim()?))
@@ -127,7 +147,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// use ferrotensor::prelude::*;
     /// assert_eq!(Tensor::<f32, _>::zeros([1, 3, 1]).squeeze().shape(), &[3]);
     /// ```
-    pub fn squeeze(&self) -> TensorView<'a, T, IxDyn> {
+    fn squeeze(&self) -> TensorView<'a, T, IxDyn> {
         let l = tf::squeeze_layout(&self.layout);
         self.with_layout(l)
     }
@@ -138,7 +158,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// use ferrotensor::prelude::*;
     /// assert_eq!(Tensor::<f32, _>::zeros([3]).unsqueeze(0).unwrap().shape(), &[1, 3]);
     /// ```
-    pub fn unsqueeze(&self, axis: isize) -> Result<TensorView<'a, T, IxDyn>> {
+    fn unsqueeze(&self, axis: isize) -> Result<TensorView<'a, T, IxDyn>> {
         let l = tf::unsqueeze_layout(&self.layout, axis)?;
         Ok(self.with_layout(l))
     }
@@ -152,7 +172,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert!(x.slice(s![.., .., ..;2]).reshape([12]).unwrap().is_view());
     /// assert!(!x.t().reshape([12, 2]).unwrap().is_view());
     /// ```
-    pub fn reshape<Sh: IntoShape>(&self, shape: Sh) -> Result<TensorCow<'a, T, Sh::Dim>> {
+    fn reshape[Sh: IntoShape](&self, shape: Sh) -> Result<TensorCow<'a, T, Sh::Dim>> {
         reshape_impl(self.storage.0, &self.layout, shape.into_dim(), Order::RowMajor, true)
     }
 
@@ -164,7 +184,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// let f = a.view().reshape_order([2, 3], Order::ColMajor).unwrap();
     /// assert_eq!(f.to_vec(), vec![0, 2, 4, 1, 3, 5]);
     /// ```
-    pub fn reshape_order<Sh: IntoShape>(&self, shape: Sh, order: Order) -> Result<TensorCow<'a, T, Sh::Dim>> {
+    fn reshape_order[Sh: IntoShape](&self, shape: Sh, order: Order) -> Result<TensorCow<'a, T, Sh::Dim>> {
         reshape_impl(self.storage.0, &self.layout, shape.into_dim(), order, true)
     }
 
@@ -177,262 +197,18 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert_eq!(a.view().reshape_infer(&[3, -1]).unwrap().shape(), &[3, 4]);
     /// assert!(a.view().reshape_infer(&[5, -1]).is_err());
     /// ```
-    pub fn reshape_infer(&self, shape: &[isize]) -> Result<TensorCow<'a, T, IxDyn>> {
+    fn reshape_infer(&self, shape: &[isize]) -> Result<TensorCow<'a, T, IxDyn>> {
         reshape_infer_impl(self.storage.0, &self.layout, shape)
     }
 }
 
-/// Generates the borrowing twins of `TensorView`'s by-value view methods for the other
-/// ownership kinds.
-macro_rules! borrowing_views {
-    ($($ty:ident),*) => {$(
-        impl<T: Element, D: Dimension> $ty<T, D> {
-            /// Basic slicing with Python's rules; panics on error. See [`TensorView::slice`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// let a = Tensor::<i32, _>::arange(6);
-            /// assert_eq!(a.slice(s![..;2]).to_vec(), vec![0, 2, 4]);
-            /// ```
-            pub fn slice(&self, items: impl AsRef<[SliceItem]>) -> TensorView<'_, T, IxDyn> {
-                self.view().slice(items)
-            }
-            /// Basic slicing, `Err` on bad items. See [`TensorView::try_slice`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// assert!(Tensor::<i32, _>::arange(6).try_slice(s![9]).is_err());
-            /// ```
-            pub fn try_slice(&self, items: impl AsRef<[SliceItem]>) -> Result<TensorView<'_, T, IxDyn>> {
-                self.view().try_slice(items)
-            }
-            /// Reorders the axes. See [`TensorView::permute`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// assert_eq!(Tensor::<f32, _>::zeros([2, 3]).permute(&[1, 0]).unwrap().shape(), &[3, 2]);
-            /// ```
-            pub fn permute(&self, axes: &[isize]) -> Result<TensorView<'_, T, D>> {
-                self.view().permute(axes)
-            }
-            /// The transpose (all axes reversed). See [`TensorView::t`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// assert_eq!(Tensor::<f32, _>::zeros([2, 3]).t().shape(), &[3, 2]);
-            /// ```
-            pub fn t(&self) -> TensorView<'_, T, D> {
-                self.view().t()
-            }
-            /// Swaps two axes. See [`TensorView::swap_axes`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// assert_eq!(Tensor::<f32, _>::zeros([2, 3]).swap_axes(0, 1).unwrap().shape(), &[3, 2]);
-            /// ```
-            pub fn swap_axes(&self, a: isize, b: isize) -> Result<TensorView<'_, T, D>> {
-                self.view().swap_axes(a, b)
-            }
-            /// Reverses one axis. See [`TensorView::flip`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// assert_eq!(Tensor::<i32, _>::arange(3).flip(0).unwrap().to_vec(), vec![2, 1, 0]);
-            /// ```
-            pub fn flip(&self, axis: isize) -> Result<TensorView<'_, T, D>> {
-                self.view().flip(axis)
-            }
-            /// A read-only broadcast view. See [`TensorView::broadcast_to`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// assert_eq!(Tensor::<i32, _>::arange(2).broadcast_to([3, 2]).unwrap().shape(), &[3, 2]);
-            /// ```
-            pub fn broadcast_to<Sh: IntoShape>(&self, shape: Sh) -> Result<TensorView<'_, T, Sh::Dim>> {
-                self.view().broadcast_to(shape)
-            }
-            /// Removes length-1 axes. See [`TensorView::squeeze`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// assert_eq!(Tensor::<f32, _>::zeros([1, 2]).squeeze().shape(), &[2]);
-            /// ```
-            pub fn squeeze(&self) -> TensorView<'_, T, IxDyn> {
-                self.view().squeeze()
-            }
-            /// Inserts a length-1 axis. See [`TensorView::unsqueeze`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// assert_eq!(Tensor::<f32, _>::zeros([2]).unsqueeze(1).unwrap().shape(), &[2, 1]);
-            /// ```
-            pub fn unsqueeze(&self, axis: isize) -> Result<TensorView<'_, T, IxDyn>> {
-                self.view().unsqueeze(axis)
-            }
-            /// Reshapes (row-major): a view when possible, else a copy. See [`TensorView::reshape`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// let a = Tensor::<i32, _>::arange(6);
-            /// assert_eq!(a.reshape([2, 3]).unwrap().shape(), &[2, 3]);
-            /// ```
-            pub fn reshape<Sh: IntoShape>(&self, shape: Sh) -> Result<TensorCow<'_, T, Sh::Dim>> {
-                reshape_impl(self.storage.buffer(), &self.layout, shape.into_dim(), Order::RowMajor, true)
-            }
-            /// Reshapes in `order`. See [`TensorView::reshape_order`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// let a = Tensor::<i32, _>::arange(6);
-            /// assert_eq!(a.reshape_order([2, 3], Order::ColMajor).unwrap().to_vec(), vec![0, 2, 4, 1, 3, 5]);
-            /// ```
-            pub fn reshape_order<Sh: IntoShape>(&self, shape: Sh, order: Order) -> Result<TensorCow<'_, T, Sh::Dim>> {
-                reshape_impl(self.storage.buffer(), &self.layout, shape.into_dim(), order, true)
-            }
-            /// Reshapes with one inferred `-1` length. See [`TensorView::reshape_infer`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// assert_eq!(Tensor::<i32, _>::arange(6).reshape_infer(&[-1, 2]).unwrap().shape(), &[3, 2]);
-            /// ```
-            pub fn reshape_infer(&self, shape: &[isize]) -> Result<TensorCow<'_, T, IxDyn>> {
-                reshape_infer_impl(self.storage.buffer(), &self.layout, shape)
-            }
-        }
-    )*};
-}
-
-borrowing_views!(Tensor, TensorArc);
-
-macro_rules! borrowing_views_lt {
-    ($($ty:ident),*) => {$(
-        impl<'b, T: Element, D: Dimension> $ty<'b, T, D> {
-            /// Basic slicing with Python's rules; panics on error. See [`TensorView::slice`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// let mut a = Tensor::<i32, _>::arange(6);
-            /// assert_eq!(a.view_mut().slice(s![..;3]).to_vec(), vec![0, 3]);
-            /// ```
-            pub fn slice(&self, items: impl AsRef<[SliceItem]>) -> TensorView<'_, T, IxDyn> {
-                self.view().slice(items)
-            }
-            /// Basic slicing, `Err` on bad items. See [`TensorView::try_slice`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// let mut a = Tensor::<i32, _>::arange(6);
-            /// assert!(a.view_mut().try_slice(s![9]).is_err());
-            /// ```
-            pub fn try_slice(&self, items: impl AsRef<[SliceItem]>) -> Result<TensorView<'_, T, IxDyn>> {
-                self.view().try_slice(items)
-            }
-            /// Reorders the axes. See [`TensorView::permute`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// let mut a = Tensor::<f32, _>::zeros([2, 3]);
-            /// assert_eq!(a.view_mut().permute(&[1, 0]).unwrap().shape(), &[3, 2]);
-            /// ```
-            pub fn permute(&self, axes: &[isize]) -> Result<TensorView<'_, T, D>> {
-                self.view().permute(axes)
-            }
-            /// The transpose. See [`TensorView::t`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// let mut a = Tensor::<f32, _>::zeros([2, 3]);
-            /// assert_eq!(a.view_mut().t().shape(), &[3, 2]);
-            /// ```
-            pub fn t(&self) -> TensorView<'_, T, D> {
-                self.view().t()
-            }
-            /// Swaps two axes. See [`TensorView::swap_axes`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// let mut a = Tensor::<f32, _>::zeros([2, 3]);
-            /// assert_eq!(a.view_mut().swap_axes(0, 1).unwrap().shape(), &[3, 2]);
-            /// ```
-            pub fn swap_axes(&self, a: isize, b: isize) -> Result<TensorView<'_, T, D>> {
-                self.view().swap_axes(a, b)
-            }
-            /// Reverses one axis. See [`TensorView::flip`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// let mut a = Tensor::<i32, _>::arange(3);
-            /// assert_eq!(a.view_mut().flip(0).unwrap().to_vec(), vec![2, 1, 0]);
-            /// ```
-            pub fn flip(&self, axis: isize) -> Result<TensorView<'_, T, D>> {
-                self.view().flip(axis)
-            }
-            /// A read-only broadcast view. See [`TensorView::broadcast_to`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// let mut a = Tensor::<i32, _>::arange(2);
-            /// assert_eq!(a.view_mut().broadcast_to([3, 2]).unwrap().shape(), &[3, 2]);
-            /// ```
-            pub fn broadcast_to<Sh: IntoShape>(&self, shape: Sh) -> Result<TensorView<'_, T, Sh::Dim>> {
-                self.view().broadcast_to(shape)
-            }
-            /// Removes length-1 axes. See [`TensorView::squeeze`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// let mut a = Tensor::<f32, _>::zeros([1, 2]);
-            /// assert_eq!(a.view_mut().squeeze().shape(), &[2]);
-            /// ```
-            pub fn squeeze(&self) -> TensorView<'_, T, IxDyn> {
-                self.view().squeeze()
-            }
-            /// Inserts a length-1 axis. See [`TensorView::unsqueeze`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// let mut a = Tensor::<f32, _>::zeros([2]);
-            /// assert_eq!(a.view_mut().unsqueeze(1).unwrap().shape(), &[2, 1]);
-            /// ```
-            pub fn unsqueeze(&self, axis: isize) -> Result<TensorView<'_, T, IxDyn>> {
-                self.view().unsqueeze(axis)
-            }
-            /// Reshapes (row-major): a view when possible, else a copy. See [`TensorView::reshape`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// let a = Tensor::<i32, _>::arange(6);
-            /// assert_eq!(a.reshape([2, 3]).unwrap().shape(), &[2, 3]);
-            /// ```
-            pub fn reshape<Sh: IntoShape>(&self, shape: Sh) -> Result<TensorCow<'_, T, Sh::Dim>> {
-                reshape_impl(self.storage.buffer(), &self.layout, shape.into_dim(), Order::RowMajor, true)
-            }
-            /// Reshapes in `order`. See [`TensorView::reshape_order`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// let a = Tensor::<i32, _>::arange(6);
-            /// assert_eq!(a.reshape_order([2, 3], Order::ColMajor).unwrap().to_vec(), vec![0, 2, 4, 1, 3, 5]);
-            /// ```
-            pub fn reshape_order<Sh: IntoShape>(&self, shape: Sh, order: Order) -> Result<TensorCow<'_, T, Sh::Dim>> {
-                reshape_impl(self.storage.buffer(), &self.layout, shape.into_dim(), order, true)
-            }
-            /// Reshapes with one inferred `-1` length. See [`TensorView::reshape_infer`].
-            ///
-            /// ```
-            /// use ferrotensor::prelude::*;
-            /// assert_eq!(Tensor::<i32, _>::arange(6).reshape_infer(&[-1, 2]).unwrap().shape(), &[3, 2]);
-            /// ```
-            pub fn reshape_infer(&self, shape: &[isize]) -> Result<TensorCow<'_, T, IxDyn>> {
-                reshape_infer_impl(self.storage.buffer(), &self.layout, shape)
-            }
-        }
-    )*};
-}
-borrowing_views_lt!(TensorMut, TensorCow);
-
 impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
-    /// A writable view of a slice; panics on error (see [`TensorBase::try_slice_mut`]).
+    /// A writable view of a slice (Python's rules, as [`TensorView::slice`]).
+    ///
+    /// # Panics
+    /// With the message of [`TensorBase::try_slice_mut`]'s error, at the caller's
+    /// location: for step 0, an integer index out of range, more indices than axes, or
+    /// two ellipses.
     ///
     /// ```
     /// use ferrotensor::prelude::*;
@@ -440,8 +216,18 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// a.slice_mut(s![..;2]).fill(7);
     /// assert_eq!(a.to_vec(), vec![7, 0, 7, 0]);
     /// ```
+    ///
+    /// ```should_panic
+    /// use ferrotensor::prelude::*;
+    /// let mut a = Tensor::<i32, _>::zeros([4]);
+    /// a.slice_mut(s![..;0]); // panics: "slice: slice step cannot be zero"
+    /// ```
+    #[track_caller]
     pub fn slice_mut(&mut self, items: impl AsRef<[SliceItem]>) -> TensorMut<'_, T, IxDyn> {
-        self.try_slice_mut(items).unwrap_or_else(|e| panic!("{e}"))
+        match self.try_slice_mut(items) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
     }
 
     /// A writable view of a slice; `Err` as [`TensorView::try_slice`]. A slice with
@@ -476,9 +262,8 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
             self.layout.strides.clone(),
             self.layout.offset,
         );
-        crate::iter::apply1(self.storage.buffer_mut(), shape.slice(), strides.as_ref(), off, |x| {
-            *x = value
-        });
+        let dst = crate::iter::Dst::new(self.storage.buffer_mut(), strides.as_ref(), off);
+        crate::iter::for_each_mut(shape.slice(), dst, |x| *x = value);
     }
 }
 

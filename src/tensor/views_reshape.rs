@@ -1,15 +1,14 @@
 //! Reshapes that never copy (`reshape_view`, `merge_axes`, `split_axis`) and
 //! einops-style `rearrange` (a view when possible, else a copy).
 
-use super::views_axes::view_twins;
+use super::view_methods::view_methods;
 use super::{TensorBase, TensorCow, TensorView};
-use crate::element::Element;
 use crate::error::{Error, Result, fmt_shape};
 use crate::layout::reshape::AxisRange;
 use crate::layout::{Dimension, IntoShape, IxDyn, Layout, Order};
 use crate::storage::CowRepr;
 
-impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
+view_methods! { 'a;
     /// Reshapes (row-major element order) as a view, or `Err` when NumPy's rule would
     /// copy (and when the sizes differ). Never copies.
     ///
@@ -20,7 +19,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert_eq!(v.as_ptr(), x.as_ptr());
     /// assert!(x.t().reshape_view([12, 2]).is_err());     // would need a copy
     /// ```
-    pub fn reshape_view<Sh: IntoShape>(&self, shape: Sh) -> Result<TensorView<'a, T, Sh::Dim>> {
+    fn reshape_view[Sh: IntoShape](&self, shape: Sh) -> Result<TensorView<'a, T, Sh::Dim>> {
         self.reshape_view_order(shape, Order::RowMajor)
     }
 
@@ -33,7 +32,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert_eq!(x.t().reshape_view_order([6], Order::ColMajor).unwrap().to_vec(), vec![0, 1, 2, 3, 4, 5]);
     /// assert!(x.view().reshape_view_order([3, 2], Order::ColMajor).is_err());
     /// ```
-    pub fn reshape_view_order<Sh: IntoShape>(&self, shape: Sh, order: Order) -> Result<TensorView<'a, T, Sh::Dim>> {
+    fn reshape_view_order[Sh: IntoShape](&self, shape: Sh, order: Order) -> Result<TensorView<'a, T, Sh::Dim>> {
         let shape = shape.into_dim();
         match crate::layout::reshape::reshape_layout(&self.layout, shape.clone(), order, "reshape_view")? {
             Some(l) => Ok(self.with_layout(l)),
@@ -63,7 +62,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert_eq!(x.view().merge_axes(0..=1).unwrap().shape(), &[6, 4]);
     /// assert!(x.t().merge_axes(0..=1).is_err());
     /// ```
-    pub fn merge_axes(&self, axes: impl AxisRange) -> Result<TensorView<'a, T, IxDyn>> {
+    fn merge_axes(&self, axes: impl AxisRange) -> Result<TensorView<'a, T, IxDyn>> {
         let (s, e) = axes.axis_bounds(self.ndim());
         let l = crate::layout::reshape::merge_axes_layout(&self.layout, s, e)?;
         Ok(self.with_layout(l))
@@ -80,7 +79,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert_eq!(s.as_ptr(), x.as_ptr());
     /// assert!(x.view().split_axis(1, &[4, -1]).is_err());
     /// ```
-    pub fn split_axis(&self, axis: isize, sizes: &[isize]) -> Result<TensorView<'a, T, IxDyn>> {
+    fn split_axis(&self, axis: isize, sizes: &[isize]) -> Result<TensorView<'a, T, IxDyn>> {
         let l = crate::layout::reshape::split_axis_layout(&self.layout, axis, sizes)?;
         Ok(self.with_layout(l))
     }
@@ -103,7 +102,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert_eq!(m.to_vec()[..4], [0, 4, 8, 1]);
     /// assert!(x.view().rearrange("b h w -> b h q").is_err());
     /// ```
-    pub fn rearrange(&self, pattern: &str) -> Result<TensorCow<'a, T, IxDyn>> {
+    fn rearrange(&self, pattern: &str) -> Result<TensorCow<'a, T, IxDyn>> {
         self.rearrange_with(pattern, &[])
     }
 
@@ -119,7 +118,7 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
     /// assert!(r.is_view());
     /// assert!(x.view().rearrange_with("b (h w) -> b h w", &[("h", 5)]).is_err());
     /// ```
-    pub fn rearrange_with(&self, pattern: &str, sizes: &[(&str, usize)]) -> Result<TensorCow<'a, T, IxDyn>> {
+    fn rearrange_with(&self, pattern: &str, sizes: &[(&str, usize)]) -> Result<TensorCow<'a, T, IxDyn>> {
         let r = crate::layout::rearrange::rearrange_layout(&self.layout, pattern, sizes)?;
         match r.view {
             Some(layout) => Ok(TensorBase {
@@ -136,55 +135,4 @@ impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
             }
         }
     }
-}
-
-view_twins! {
-    /// Reshapes as a view or `Err`, never copying. See [`TensorView::reshape_view`].
-    ///
-    /// ```
-    /// use ferrotensor::prelude::*;
-    /// let a = Tensor::<i32, _>::arange(6);
-    /// assert_eq!(a.reshape_view([3, 2]).unwrap().as_ptr(), a.as_ptr());
-    /// ```
-    fn reshape_view[Sh: IntoShape](&self, shape: Sh) -> Result<TensorView<'_, T, Sh::Dim>>;
-    /// Reshapes in `order` as a view or `Err`. See [`TensorView::reshape_view_order`].
-    ///
-    /// ```
-    /// use ferrotensor::prelude::*;
-    /// let a = Tensor::<i32, _>::arange(6);
-    /// assert_eq!(a.reshape_view_order([3, 2], Order::ColMajor).unwrap().to_vec(), vec![0, 3, 1, 4, 2, 5]);
-    /// ```
-    fn reshape_view_order[Sh: IntoShape](&self, shape: Sh, order: Order) -> Result<TensorView<'_, T, Sh::Dim>>;
-    /// Merges a range of axes as a view or `Err`. See [`TensorView::merge_axes`].
-    ///
-    /// ```
-    /// use ferrotensor::prelude::*;
-    /// assert_eq!(Tensor::<i32, _>::zeros([2, 3, 4]).merge_axes(0..=1).unwrap().shape(), &[6, 4]);
-    /// assert_eq!(Tensor::<i32, _>::zeros([2, 3, 4]).merge_axes(..).unwrap().shape(), &[24]);
-    /// ```
-    fn merge_axes(&self, axes: impl AxisRange) -> Result<TensorView<'_, T, IxDyn>>;
-    /// Splits one axis (a view). See [`TensorView::split_axis`].
-    ///
-    /// ```
-    /// use ferrotensor::prelude::*;
-    /// assert_eq!(Tensor::<i32, _>::zeros([6]).split_axis(0, &[2, -1]).unwrap().shape(), &[2, 3]);
-    /// ```
-    fn split_axis(&self, axis: isize, sizes: &[isize]) -> Result<TensorView<'_, T, IxDyn>>;
-    /// einops `rearrange` (a view when possible). See [`TensorView::rearrange`].
-    ///
-    /// ```
-    /// use ferrotensor::prelude::*;
-    /// let a = Tensor::<f32, _>::zeros([2, 3, 4, 5]);
-    /// assert_eq!(a.rearrange("b h w c -> b c h w").unwrap().shape(), &[2, 5, 3, 4]);
-    /// ```
-    fn rearrange(&self, pattern: &str) -> Result<TensorCow<'_, T, IxDyn>>;
-    /// einops `rearrange` with given axis lengths. See [`TensorView::rearrange_with`].
-    ///
-    /// ```
-    /// use ferrotensor::prelude::*;
-    /// let a = Tensor::<f32, _>::zeros([2, 12, 3]);
-    /// let r = a.rearrange_with("b (h w) c -> b h w c", &[("h", 4)]).unwrap();
-    /// assert_eq!(r.shape(), &[2, 4, 3, 3]);
-    /// ```
-    fn rearrange_with(&self, pattern: &str, sizes: &[(&str, usize)]) -> Result<TensorCow<'_, T, IxDyn>>;
 }

@@ -5,36 +5,11 @@
 use ferrotensor::prelude::*;
 use serde_json::Value;
 
+pub use crate::golden_file::{i64s, isizes, usizes};
+
 /// The cases of one golden file.
 pub fn load(name: &str) -> Vec<Value> {
-    let path = format!("{}/tests/golden/{}", env!("CARGO_MANIFEST_DIR"), name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let v: Value = serde_json::from_str(&text).expect("valid JSON");
-    v["cases"].as_array().expect("cases").clone()
-}
-
-pub fn usizes(v: &Value) -> Vec<usize> {
-    v.as_array()
-        .expect("array")
-        .iter()
-        .map(|x| x.as_u64().expect("u64") as usize)
-        .collect()
-}
-
-pub fn isizes(v: &Value) -> Vec<isize> {
-    v.as_array()
-        .expect("array")
-        .iter()
-        .map(|x| x.as_i64().expect("i64") as isize)
-        .collect()
-}
-
-pub fn i64s(v: &Value) -> Vec<i64> {
-    v.as_array()
-        .expect("array")
-        .iter()
-        .map(|x| x.as_i64().expect("i64"))
-        .collect()
+    crate::golden_file::cases(name)
 }
 
 fn opt(v: &Value) -> Option<isize> {

@@ -8,8 +8,7 @@ use serde_json::Value;
 
 /// The parsed golden file.
 pub fn golden() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/linalg.json");
-    serde_json::from_str(&std::fs::read_to_string(path).expect("golden file")).expect("valid json")
+    crate::golden_file::json("linalg.json")
 }
 
 /// The generator's fill formula (`fill` in gen_linalg.py).
@@ -25,13 +24,7 @@ pub fn fill(n: usize, op: usize, kind: &str) -> Vec<i64> {
         .collect()
 }
 
-pub fn usizes(v: &Value) -> Vec<usize> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap() as usize)
-        .collect()
-}
+pub use crate::golden_file::usizes;
 
 /// The base tensor of operand `op` (owned, row-major).
 pub fn base<T: Num>(spec: &Value, op: usize, kind: &str) -> Tensor<T> {

@@ -12,19 +12,7 @@ pub trait Gold: Element {
     fn same(a: Self, b: Self) -> bool;
 }
 
-fn float(v: &Value) -> f64 {
-    match v {
-        Value::String(s) => match s.as_str() {
-            "nan" => f64::NAN,
-            "inf" => f64::INFINITY,
-            "-inf" => f64::NEG_INFINITY,
-            other => other
-                .parse()
-                .unwrap_or_else(|_| panic!("bad float {other}")),
-        },
-        _ => v.as_f64().expect("float"),
-    }
-}
+use crate::golden_file::{float, usizes};
 
 impl Gold for f64 {
     fn from_json(v: &Value) -> Self {
@@ -65,14 +53,6 @@ impl Gold for bool {
     fn same(a: Self, b: Self) -> bool {
         a == b
     }
-}
-
-fn usizes(v: &Value) -> Vec<usize> {
-    v.as_array()
-        .expect("array")
-        .iter()
-        .map(|x| x.as_u64().unwrap() as usize)
-        .collect()
 }
 
 /// The base (C-contiguous) tensor of an encoded array.
@@ -168,9 +148,7 @@ pub fn args_usize(case: &Value, k: &str) -> Vec<usize> {
 
 /// Runs `f` on every golden case of function `name`, failing with all mismatches.
 pub fn run(name: &str, min_cases: usize, f: impl Fn(&Value) -> Result<(), String>) {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/manip.json");
-    let text = std::fs::read_to_string(path).expect("read tests/golden/manip.json");
-    let root: Value = serde_json::from_str(&text).expect("parse golden json");
+    let root: Value = crate::golden_file::json("manip.json");
     let cases: Vec<&Value> = root["cases"]
         .as_array()
         .unwrap()

@@ -16,8 +16,8 @@
 //!
 //! Each function is written once as a branch-free scalar routine (selects
 //! instead of branches, `mul_add`, bit manipulation). The slice loops are
-//! instantiated inside `#[target_feature]` wrappers (AVX-512F/VL+AVX2+FMA, or
-//! AVX2+FMA) chosen at runtime with `is_x86_feature_detected!`; LLVM
+//! instantiated inside `#[target_feature]` wrappers (AVX-512 or AVX2+FMA) chosen
+//! at runtime by [`crate::cpu::isa`]; LLVM
 //! autovectorises them. Other targets (or old x86-64 CPUs) use the portable
 //! loop. `mul_add` is a correctly rounded fused multiply-add everywhere
 //! (hardware instruction or the C library's `fma`), so every path gives the
@@ -66,7 +66,6 @@
 //! function is odd (`tanh`, `erf`).
 
 mod dispatch;
-pub(crate) use dispatch::{Level, level};
 mod erfk;
 mod f32k;
 mod f64k;

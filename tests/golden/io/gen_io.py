@@ -11,7 +11,7 @@ file, dtype, shape, fortran flag and values in C order (floats as numbers or
 "nan"/"inf"/"-inf", complex as [re, im]). tests/io_golden.rs reads them all.
 
 Check mode reads the files that tests/io_golden.rs wrote with ferrotensor into DIR
-(FERROTENSOR_IO_CHECK_DIR=DIR cargo test --test io_golden) and verifies every value, the
+(FERROTENSOR_IO_CHECK_DIR=DIR cargo test --test all io_golden::) and verifies every value, the
 fortran flag, the format version, and the safetensors metadata.
 """
 import io

@@ -1,35 +1,36 @@
-//! A small cache of freed large buffers, so that the next large output of the same
-//! size reuses memory that is already mapped.
+//! The cache of freed large buffers and the background thread that empties it when idle
+//! (the policy is described in the [module docs](super)).
 //!
-//! Why: a fresh 64 MiB output is a fresh `mmap` (glibc maps every allocation above
-//! 32 MiB), and the kernel zeroes each page on first touch. For a memory-bound operation
-//! such as `&a + &b` that zeroing is one more full write of the output, and the page
-//! faults cost as much again: measured on the benchmark machine, `a + b` on f32
-//! `[4096, 4096]` ran at 67 % of the STREAM triad with fresh buffers and at over 100 %
-//! with reused ones.
-//!
-//! What: when an owned tensor whose buffer holds at least [`POOL_MIN_BYTES`] is dropped,
-//! its allocation (not its contents) is kept here; an engine output of a size within
-//! 1/8 of a kept block takes that block. The cache holds at most
-//! [`buffer_cache_limit`] bytes (default [`DEFAULT_LIMIT_BYTES`]) in at most
-//! [`MAX_BLOCKS`] blocks; blocks unused for [`MAX_IDLE`] are freed at the next cache
-//! operation, and [`release_cached_buffers`] frees everything at once.
+//! A block enters when an owned tensor's buffer of at least
+//! [`LARGE_BUFFER_BYTES`](super::LARGE_BUFFER_BYTES) is dropped and leaves when an
+//! output of a size within 1/8 of it is allocated, when the cache's limits push it out
+//! (oldest first), or [`CACHE_IDLE_RELEASE`] after it entered: the *reaper* thread
+//! sleeps until the oldest block's deadline, frees what is due, and exits when the
+//! cache is empty.
 
 use std::alloc::Layout;
 use std::mem::{ManuallyDrop, MaybeUninit};
 use std::ptr::NonNull;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-/// Buffers smaller than this are left to the allocator, which reuses them well.
-pub const POOL_MIN_BYTES: usize = 4 << 20;
+use super::LARGE_BUFFER_BYTES;
+
 /// The default cap on the bytes held by the cache.
-pub const DEFAULT_LIMIT_BYTES: usize = 512 << 20;
+///
+/// ```
+/// assert_eq!(ferrotensor::memory::DEFAULT_CACHE_LIMIT_BYTES, 512 << 20);
+/// ```
+pub const DEFAULT_CACHE_LIMIT_BYTES: usize = 512 << 20;
 /// The most blocks the cache holds at once.
-pub const MAX_BLOCKS: usize = 16;
-/// Blocks unused for this long are freed at the next cache operation.
-pub const MAX_IDLE: Duration = Duration::from_secs(2);
+const MAX_BLOCKS: usize = 16;
+/// A cached buffer not reused for this long is freed by the background thread.
+///
+/// ```
+/// assert_eq!(ferrotensor::memory::CACHE_IDLE_RELEASE.as_millis(), 1000);
+/// ```
+pub const CACHE_IDLE_RELEASE: Duration = Duration::from_secs(1);
 
 /// One cached allocation: made by the global allocator with `Layout(bytes, align)`.
 struct Block {
@@ -70,14 +71,14 @@ impl Pool {
         }
     }
 
-    /// Removes blocks idle since before `now - MAX_IDLE` and, oldest first, blocks until
+    /// Removes blocks idle for [`CACHE_IDLE_RELEASE`] by `now` and, oldest first, blocks until
     /// at most `max_blocks` remain holding at most `max_bytes`; returns them to free.
     fn evict(&mut self, now: Instant, max_blocks: usize, max_bytes: usize) -> Vec<Block> {
         let mut out = Vec::new();
         let mut i = 0;
         while i < self.blocks.len() {
             let b = &self.blocks[i];
-            let stale = now.saturating_duration_since(b.freed_at) > MAX_IDLE;
+            let stale = now.saturating_duration_since(b.freed_at) >= CACHE_IDLE_RELEASE;
             if stale || self.blocks.len() > max_blocks || self.held > max_bytes {
                 let b = self.blocks.remove(i);
                 self.held -= b.bytes;
@@ -150,6 +151,11 @@ impl Pool {
         (None, self.evict(now, MAX_BLOCKS, limit.saturating_sub(bytes)))
     }
 
+    /// When the oldest block falls due, if there is one.
+    fn next_deadline(&self) -> Option<Instant> {
+        self.blocks.iter().map(|b| b.freed_at + CACHE_IDLE_RELEASE).min()
+    }
+
     /// Removes every block; returns them to free.
     fn drain(&mut self) -> Vec<Block> {
         self.held = 0;
@@ -163,42 +169,117 @@ impl Drop for Pool {
     }
 }
 
-static POOL: Mutex<Pool> = Mutex::new(Pool::new());
-static LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_LIMIT_BYTES);
+/// The cache and whether its reaper thread is running (both under one lock, so that a
+/// block is never left behind by a reaper that is just exiting).
+struct State {
+    pool: Pool,
+    reaper: bool,
+}
+
+static STATE: Mutex<State> = Mutex::new(State {
+    pool: Pool::new(),
+    reaper: false,
+});
+/// Wakes the reaper early (when the cache is emptied or its limit changes).
+static WAKE: Condvar = Condvar::new();
+static LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_CACHE_LIMIT_BYTES);
+
+fn lock() -> MutexGuard<'static, State> {
+    STATE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Frees blocks taken out of the cache, outside its lock (unmapping tens of MiB takes
+/// a while).
+fn free_all(blocks: Vec<Block>) {
+    blocks.into_iter().for_each(Block::free);
+}
 
 fn with_pool<R>(f: impl FnOnce(&mut Pool) -> (R, Vec<Block>)) -> R {
-    let (r, to_free) = {
-        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
-        f(&mut pool)
-    };
-    // Unmapping tens of MiB takes a while: done outside the lock.
-    to_free.into_iter().for_each(Block::free);
+    let (r, to_free) = f(&mut lock().pool);
+    free_all(to_free);
     r
+}
+
+/// The reaper: frees blocks as they fall due, returns the freed memory to the system,
+/// and exits once the cache is empty.
+fn reap() {
+    let mut state = lock();
+    loop {
+        let now = Instant::now();
+        let limit = LIMIT.load(Ordering::Relaxed);
+        let due = state.pool.evict(now, MAX_BLOCKS, limit);
+        if !due.is_empty() {
+            drop(state);
+            free_all(due);
+            return_free_memory();
+            state = lock();
+            continue;
+        }
+        match state.pool.next_deadline() {
+            None => {
+                state.reaper = false;
+                return;
+            }
+            Some(deadline) => {
+                let wait = deadline.saturating_duration_since(now);
+                state = WAKE.wait_timeout(state, wait).unwrap_or_else(|e| e.into_inner()).0;
+            }
+        }
+    }
+}
+
+/// Asks the C allocator to give free memory back to the system: glibc keeps freed
+/// chunks below its `mmap` threshold (up to 32 MiB) in its heap.
+fn return_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu", not(miri)))]
+    // SAFETY: `malloc_trim` only releases memory the allocator holds as free; it takes
+    // the allocator's own locks and is safe to call from any thread at any time.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// Hands a dropped owned buffer to the cache (or frees it).
 pub(crate) fn recycle<T>(v: Vec<T>) {
-    if v.capacity() * size_of::<T>() < POOL_MIN_BYTES || cfg!(miri) {
+    let bytes = v.capacity() * size_of::<T>();
+    let limit = LIMIT.load(Ordering::Relaxed);
+    if bytes < LARGE_BUFFER_BYTES || bytes > limit || size_of::<T>() == 0 || cfg!(miri) {
         return;
     }
-    let limit = LIMIT.load(Ordering::Relaxed);
-    with_pool(|p| ((), p.put(v, POOL_MIN_BYTES, limit, Instant::now())));
+    let now = Instant::now();
+    let mut state = lock();
+    if !state.reaper {
+        // The reaper frees the block when it falls due; without one, nothing is kept.
+        let spawned = std::thread::Builder::new()
+            .name("ferrotensor-memory".into())
+            .spawn(reap);
+        if spawned.is_err() {
+            drop(state);
+            drop(v);
+            return;
+        }
+        state.reaper = true;
+    }
+    let to_free = state.pool.put(v, LARGE_BUFFER_BYTES, limit, now);
+    drop(state);
+    free_all(to_free);
 }
 
 /// A cached buffer for `n` elements of `T`, if one fits.
 pub(crate) fn reuse<T>(n: usize) -> Option<Vec<MaybeUninit<T>>> {
-    if n.saturating_mul(size_of::<T>()) < POOL_MIN_BYTES || cfg!(miri) {
+    if n.saturating_mul(size_of::<T>()) < LARGE_BUFFER_BYTES || cfg!(miri) {
         return None;
     }
     let limit = LIMIT.load(Ordering::Relaxed);
-    with_pool(|p| p.take(n, POOL_MIN_BYTES, limit, Instant::now()))
+    with_pool(|p| p.take(n, LARGE_BUFFER_BYTES, limit, Instant::now()))
 }
 
-/// Sets the most bytes of freed large buffers ferrotensor keeps for reuse (`0` turns
-/// the cache off and frees what it holds). Buffers under 4 MiB are never cached.
+/// Sets the most bytes of freed large buffers kept for reuse (`0` turns the cache off
+/// and frees what it holds). Buffers under
+/// [`LARGE_BUFFER_BYTES`](super::LARGE_BUFFER_BYTES) are never cached.
 ///
 /// ```
-/// use ferrotensor::iter::{buffer_cache_limit, set_buffer_cache_limit};
+/// use ferrotensor::memory::{buffer_cache_limit, set_buffer_cache_limit};
 /// let before = buffer_cache_limit();
 /// set_buffer_cache_limit(0);          // no caching: every large output is fresh memory
 /// assert_eq!(buffer_cache_limit(), 0);
@@ -207,35 +288,57 @@ pub(crate) fn reuse<T>(n: usize) -> Option<Vec<MaybeUninit<T>>> {
 pub fn set_buffer_cache_limit(bytes: usize) {
     LIMIT.store(bytes, Ordering::Relaxed);
     with_pool(|p| ((), p.evict(Instant::now(), MAX_BLOCKS, bytes)));
+    WAKE.notify_all();
 }
 
-/// The most bytes of freed large buffers kept for reuse (default 512 MiB).
+/// The most bytes of freed large buffers kept for reuse (default
+/// [`DEFAULT_CACHE_LIMIT_BYTES`]).
 ///
 /// ```
-/// assert!(ferrotensor::iter::buffer_cache_limit() <= usize::MAX);
+/// assert!(ferrotensor::memory::buffer_cache_limit() <= usize::MAX);
 /// ```
 pub fn buffer_cache_limit() -> usize {
     LIMIT.load(Ordering::Relaxed)
 }
 
-/// Frees every cached buffer now and returns how many bytes that released. The cache
-/// also frees a buffer by itself after two seconds without use, but only when it is
-/// next touched (at the next large allocation or drop).
+/// The bytes the cache holds right now (freed within the last
+/// [`CACHE_IDLE_RELEASE`]).
+///
+/// ```
+/// use ferrotensor::prelude::*;
+/// use ferrotensor::memory::{cached_bytes, release_cached_buffers};
+/// drop(Tensor::<f32, _>::ones([1024, 2048]));     // an 8 MiB buffer: cached
+/// assert!(cached_bytes() >= 8 << 20);
+/// release_cached_buffers();
+/// assert_eq!(cached_bytes(), 0);
+/// ```
+pub fn cached_bytes() -> usize {
+    lock().pool.held
+}
+
+/// Frees every cached buffer now, gives the memory back to the system, and returns how
+/// many bytes that released (the background thread would do the same within
+/// [`CACHE_IDLE_RELEASE`] anyway).
 ///
 /// ```
 /// use ferrotensor::prelude::*;
 /// let a = Tensor::<f32, _>::zeros([1024, 2048]);   // 8 MiB
 /// let b = a.mapv(|x| x + 1.0);                     // a fresh 8 MiB output
 /// drop(b);                                         // its buffer is cached
-/// let released = ferrotensor::iter::release_cached_buffers();
+/// let released = ferrotensor::memory::release_cached_buffers();
 /// assert!(released == 0 || released >= 8 << 20);
-/// assert_eq!(ferrotensor::iter::release_cached_buffers(), 0);
+/// assert_eq!(ferrotensor::memory::release_cached_buffers(), 0);
 /// ```
 pub fn release_cached_buffers() -> usize {
-    with_pool(|p| {
+    let released = with_pool(|p| {
         let blocks = p.drain();
         (blocks.iter().map(|b| b.bytes).sum(), blocks)
-    })
+    });
+    if released > 0 {
+        return_free_memory();
+    }
+    WAKE.notify_all();
+    released
 }
 
 #[cfg(test)]
@@ -263,7 +366,7 @@ mod tests {
         assert_eq!(p.held, 0);
         // Back in as a vector of another type with the same alignment.
         // SAFETY: every element was written above.
-        let got: Vec<f32> = unsafe { crate::iter::alloc::assume_init_vec(got) };
+        let got: Vec<f32> = unsafe { crate::memory::alloc::assume_init_vec(got) };
         assert_eq!(got[94], 94.0);
         let as_u32: Vec<u32> = got.into_iter().map(f32::to_bits).collect();
         p.put(as_u32, MIN, 1 << 20, now).into_iter().for_each(Block::free);
@@ -308,7 +411,7 @@ mod tests {
         freed.into_iter().for_each(Block::free);
         // Idle blocks go at the next operation.
         p.put(vec![0u8; 100], MIN, 1500, t0).into_iter().for_each(Block::free);
-        let later = t0 + MAX_IDLE + Duration::from_millis(1);
+        let later = t0 + CACHE_IDLE_RELEASE;
         let (_, freed) = p.take::<u8>(10, MIN, 1500, later);
         assert!(freed.is_empty(), "below the minimum size nothing is touched");
         let (_, freed) = p.take::<u8>(5000, MIN, 1500, later);
