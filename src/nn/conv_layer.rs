@@ -176,29 +176,8 @@ impl<T: Float> Conv2d<T> {
                 ),
             ));
         }
-        if self.activation != Activation::Identity {
-            return Err(Error::value(
-                OP,
-                format!(
-                    "the layer applies {:?} before the batch norm; fold first, then add the activation",
-                    self.activation
-                ),
-            ));
-        }
-        let (scale, shift) = bn.scale_shift();
-        let per = self.weight.size() / o.max(1);
         let ws = self.weight.as_slice().expect("row-major weight");
-        let w: Vec<T> = ws
-            .iter()
-            .enumerate()
-            .map(|(i, &v)| T::from_f64(Float::to_f64(v) * scale[i / per]))
-            .collect();
-        let b: Vec<T> = (0..o)
-            .map(|c| {
-                let b0 = self.bias.as_ref().map_or(0.0, |b| Float::to_f64(b[[c]]));
-                T::from_f64(b0 * scale[c] + shift[c])
-            })
-            .collect();
+        let (w, b) = bn.fold_after(OP, ws, self.bias.as_ref(), self.activation)?;
         let wshape: [usize; 4] = self.weight.shape().try_into().expect("4-D weight");
         Ok(Self::from_parts(
             owned(w, wshape),

@@ -271,28 +271,8 @@ impl<T: Float> Linear<T> {
                 ),
             ));
         }
-        if self.activation != Activation::Identity {
-            return Err(Error::value(
-                OP,
-                format!(
-                    "the layer applies {:?} before the batch norm; fold first, then add the activation",
-                    self.activation
-                ),
-            ));
-        }
-        let (scale, shift) = bn.scale_shift();
         let ws = self.weight.as_slice().expect("row-major weight");
-        let w: Vec<T> = ws
-            .iter()
-            .enumerate()
-            .map(|(k, &v)| T::from_f64(Float::to_f64(v) * scale[k / i.max(1)]))
-            .collect();
-        let b: Vec<T> = (0..o)
-            .map(|c| {
-                let b0 = self.bias.as_ref().map_or(0.0, |b| Float::to_f64(b[[c]]));
-                T::from_f64(b0 * scale[c] + shift[c])
-            })
-            .collect();
+        let (w, b) = bn.fold_after(OP, ws, self.bias.as_ref(), self.activation)?;
         Ok(Linear {
             weight: owned(w, [o, i]),
             bias: Some(owned(b, [o])),

@@ -89,9 +89,38 @@ impl<T: Float> BatchNorm2d<T> {
         self.scale.len()
     }
 
-    /// The per-channel `(s, t)` of `y = x·s + t`.
-    pub(crate) fn scale_shift(&self) -> (&[f64], &[f64]) {
-        (&self.scale, &self.shift)
+    /// The weight and bias of a layer followed by this batch norm, folded into one
+    /// layer: every output channel's row of the row-major `weight` scaled by `s`, the
+    /// bias mapped to `b·s + t` (`y = x·s + t`). `Err` (named `op`) if the layer applies
+    /// a non-identity `activation` before the batch norm. The caller checks that the
+    /// channel counts agree.
+    pub(crate) fn fold_after(
+        &self,
+        op: &'static str,
+        weight: &[T],
+        bias: Option<&Tensor<T, crate::layout::Ix1>>,
+        activation: Activation,
+    ) -> Result<(Vec<T>, Vec<T>)> {
+        if activation != Activation::Identity {
+            return Err(Error::value(
+                op,
+                format!("the layer applies {activation:?} before the batch norm; fold first, then add the activation"),
+            ));
+        }
+        let (scale, shift) = (&self.scale, &self.shift);
+        let per = weight.len() / scale.len().max(1);
+        let w = weight
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| T::from_f64(Float::to_f64(v) * scale[i / per.max(1)]))
+            .collect();
+        let b = (0..scale.len())
+            .map(|c| {
+                let b0 = bias.map_or(0.0, |b| Float::to_f64(b[[c]]));
+                T::from_f64(b0 * scale[c] + shift[c])
+            })
+            .collect();
+        Ok((w, b))
     }
 
     /// The normalisation of `x` `(N, C, …)` (at least 2 axes; any layout and ownership)
