@@ -143,3 +143,23 @@ fn repeated_large_outputs_reuse_the_dropped_buffer() {
     );
     release_cached_buffers();
 }
+
+/// Shared tensors (as a language binding holds its arrays) give their buffer to the
+/// cache when the last reference goes, as owned tensors do.
+#[test]
+fn dropped_shared_tensors_give_their_buffer_to_the_cache() {
+    let a = Tensor::<f32, _>::ones([1024, 2048]); // 8 MiB
+    // Other tests allocate and release concurrently: one of a few tries must see the
+    // cache grow by the dropped buffer.
+    let grew = (0..5).any(|_| {
+        let b = (&a * 3.0).into_shared();
+        let alias = b.clone();
+        drop(b); // not the last reference: nothing goes to the cache
+        assert_eq!(alias[[1023, 2047]], 3.0);
+        let before = cached_bytes();
+        drop(alias);
+        cached_bytes() >= before + (8 << 20)
+    });
+    assert!(grew, "dropping the last shared reference never cached its buffer");
+    release_cached_buffers();
+}

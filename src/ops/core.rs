@@ -277,7 +277,7 @@ impl<T> OperandStorage for CowRepr<'_, T> {
 }
 impl<T> OperandStorage for ArcRepr<T> {
     fn try_into_vec(self) -> std::result::Result<Vec<T>, Self> {
-        Arc::try_unwrap(self.0).map_err(ArcRepr)
+        Arc::try_unwrap(self.into_arc()).map_err(ArcRepr)
     }
 }
 

@@ -163,6 +163,32 @@ pub enum CowRepr<'a, T> {
 #[derive(Debug, Clone)]
 pub struct ArcRepr<T>(pub Arc<Vec<T>>);
 
+impl<T> ArcRepr<T> {
+    /// Takes the `Arc` out (without the buffer going back to the memory cache).
+    ///
+    /// ```
+    /// let s = ferrotensor::storage::ArcRepr(std::sync::Arc::new(vec![1, 2]));
+    /// assert_eq!(*s.into_arc(), vec![1, 2]);
+    /// ```
+    pub fn into_arc(self) -> Arc<Vec<T>> {
+        let me = std::mem::ManuallyDrop::new(self);
+        // SAFETY: `me` is never dropped, so its `Arc` is moved out exactly once and its
+        // reference count stays balanced.
+        unsafe { std::ptr::read(&me.0) }
+    }
+}
+
+impl<T> Drop for ArcRepr<T> {
+    /// The last owner of a shared buffer gives it to the memory cache as an owned
+    /// tensor's drop does (see [`crate::memory`]): outputs wrapped in shared tensors, as
+    /// a language binding holds them, are reused the same way.
+    fn drop(&mut self) {
+        if let Some(v) = Arc::get_mut(&mut self.0) {
+            crate::memory::recycle(std::mem::take(v));
+        }
+    }
+}
+
 impl<T> Storage for OwnedRepr<T> {
     type Elem = T;
     #[inline(always)]
@@ -228,13 +254,13 @@ impl<T> Storage for ArcRepr<T> {
     where
         T: crate::Element,
     {
-        match Arc::try_unwrap(self.0) {
+        match Arc::try_unwrap(self.into_arc()) {
             Ok(v) => (v, layout),
             Err(shared) => compact(&shared, layout),
         }
     }
     fn into_arc_parts<D: Dimension>(self, layout: Layout<D>) -> (Arc<Vec<T>>, Layout<D>) {
-        (self.0, layout)
+        (self.into_arc(), layout)
     }
 }
 

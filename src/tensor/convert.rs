@@ -410,7 +410,7 @@ impl<T: Element, D: Dimension> TensorArc<T, D> {
     /// ```
     #[track_caller]
     pub fn into_owned_keep_layout(self) -> Tensor<T, D> {
-        let v = match Arc::try_unwrap(self.storage.0) {
+        let v = match Arc::try_unwrap(self.storage.into_arc()) {
             Ok(v) => v,
             Err(shared) => {
                 let op = "into_owned_keep_layout";
