@@ -1,6 +1,6 @@
 """ferrotensor from Python against NumPy, measured side by side in one process.
 
-    /work/tools/bench python3 python/bench/bench_vs_numpy.py [--repeat N]
+    python3 python/bench/bench_vs_numpy.py [--repeat N]   (on an otherwise idle machine)
 
 Cases (f32): `a + b`, `sum(a)`, `sort(a)` (last axis) on [4096, 4096], `a @ b` on
 2048 x 2048 x 2048, and the same operations on [64, 64] to show the per-call overhead of
