@@ -160,6 +160,9 @@ fn dropped_shared_tensors_give_their_buffer_to_the_cache() {
         drop(alias);
         cached_bytes() >= before + (8 << 20)
     });
-    assert!(grew, "dropping the last shared reference never cached its buffer");
+    assert!(
+        grew,
+        "dropping the last shared reference never cached its buffer"
+    );
     release_cached_buffers();
 }

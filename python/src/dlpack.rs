@@ -121,6 +121,11 @@ struct Holder<M> {
     _data: Data,
 }
 
+/// The deleter of a legacy (unversioned) DLPack tensor made by `export`.
+///
+/// # Safety
+/// `m` is null or the `DLManagedTensor` of a `Holder` that `export` leaked, and this is
+/// the only call for it (the DLPack protocol calls the deleter once).
 unsafe extern "C" fn delete_legacy(m: *mut DLManagedTensor) {
     if m.is_null() {
         return;
@@ -134,6 +139,10 @@ unsafe extern "C" fn delete_legacy(m: *mut DLManagedTensor) {
     };
 }
 
+/// The deleter of a versioned DLPack tensor made by `export`.
+///
+/// # Safety
+/// As [`delete_legacy`], for a `DLManagedTensorVersioned`.
 unsafe extern "C" fn delete_versioned(m: *mut DLManagedTensorVersioned) {
     if m.is_null() {
         return;
@@ -147,6 +156,10 @@ unsafe extern "C" fn delete_versioned(m: *mut DLManagedTensorVersioned) {
 }
 
 /// Capsule destructor: frees the tensor unless a consumer took it (renamed the capsule).
+///
+/// # Safety
+/// `capsule` is a live capsule object made by `export` (CPython calls this once, from
+/// the capsule's deallocation).
 unsafe extern "C" fn capsule_destructor(capsule: *mut pyo3::ffi::PyObject) {
     // SAFETY: `capsule` is a live capsule (CPython calls this from its deallocation);
     // the pointer stored under the unconsumed names is the managed tensor `export` made.
