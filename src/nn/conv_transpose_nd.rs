@@ -1,16 +1,12 @@
-//! `conv_transpose1d` (the 2-D transposed convolution of the data seen with height 1)
-//! and `conv_transpose3d` (one GEMM `Wᵀ @ X` per image and group giving every kernel
-//! tap's contribution, then col2vol scatter-adds the taps into the output).
+//! The 1-D and 3-D transposed convolutions (PyTorch's `conv_transpose1d`,
+//! `conv_transpose3d`): argument structs and entry points of the shared engine in
+//! [`super::conv_transpose`].
 
-use super::conv_transpose::{ConvTranspose2dArgs, conv_transpose2d};
-use super::param::{Param, opt_param_vec};
-use super::util::{check_nonzero, contiguous, dims, from_f32, is_native, owned_dim, par_tasks, to_f32};
-use super::vol2col::{Geom3, col2vol_add};
+use super::conv_transpose::{TransposeSpec, conv_transpose_nd};
+use super::param::Param;
 use crate::element::Float;
-use crate::error::{Error, Result, fmt_shape};
-use crate::iter::SendPtr;
+use crate::error::Result;
 use crate::layout::Dimension;
-use crate::linalg::gemm_kernels::{MatMut, MatRef, gemm};
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 
@@ -84,7 +80,7 @@ impl Default for ConvTranspose3dArgs {
 /// Transposed 1-D convolution (PyTorch's `conv_transpose1d`) of `input` `(N, C, L)`
 /// with `weight` `(C, O / groups, k)` and optional `bias` of length `O`: the output is
 /// `(N, O, (L − 1)·s − 2p + d·(k − 1) + output_padding + 1)` of the input's rank type.
-/// `Err` as [`conv_transpose2d`] (ranks other than 3 here).
+/// `Err` as [`conv_transpose2d`](super::conv_transpose2d) (ranks other than 3 here).
 ///
 /// ```
 /// use ferrotensor::prelude::*;
@@ -101,25 +97,14 @@ pub fn conv_transpose1d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Stor
     bias: Option<&dyn Param<T>>,
     args: &ConvTranspose1dArgs,
 ) -> Result<Tensor<T, D1>> {
-    const OP: &str = "conv_transpose1d";
-    let [n, c, l] = dims::<3>(input.shape(), OP, "input (N, C, L)")?;
-    let [cw, og, k] = dims::<3>(weight.shape(), OP, "weight (C, O / groups, k)")?;
-    let x = input.view().into_dyn().reshape([n, c, 1, l])?;
-    let wt = weight.view().into_dyn().reshape([cw, og, 1, k])?;
-    let a2 = ConvTranspose2dArgs {
-        stride: [1, args.stride],
-        padding: [0, args.padding],
-        output_padding: [0, args.output_padding],
-        dilation: [1, args.dilation],
+    let spec = TransposeSpec {
+        stride: [args.stride],
+        padding: [args.padding],
+        output_padding: [args.output_padding],
+        dilation: [args.dilation],
         groups: args.groups,
     };
-    let y = conv_transpose2d(&x, &wt, bias, &a2).map_err(|e| match e {
-        Error::Shape { msg, .. } => Error::shape(OP, msg),
-        Error::Value { msg, .. } => Error::value(OP, msg),
-        other => other,
-    })?;
-    let (o, ol) = (y.shape()[1], y.shape()[3]);
-    Ok(owned_dim(y.into_vec(), &[n, o, ol]))
+    conv_transpose_nd("conv_transpose1d", input, weight, bias, &spec)
 }
 
 /// Transposed 3-D convolution (PyTorch's `conv_transpose3d`, the gradient of
@@ -148,130 +133,12 @@ pub fn conv_transpose3d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Stor
     bias: Option<&dyn Param<T>>,
     args: &ConvTranspose3dArgs,
 ) -> Result<Tensor<T, D1>> {
-    const OP: &str = "conv_transpose3d";
-    let shapes = format!(
-        "input {}, weight {}",
-        fmt_shape(input.shape()),
-        fmt_shape(weight.shape())
-    );
-    let [n, c, id, ih, iw] = dims::<5>(input.shape(), OP, "input (N, C, D, H, W)")?;
-    let [cw, og, kd, kh, kw] = dims::<5>(weight.shape(), OP, "weight (C, O / groups, kD, kH, kW)")?;
-    check_nonzero(OP, "stride", &args.stride)?;
-    check_nonzero(OP, "dilation", &args.dilation)?;
-    check_nonzero(OP, "groups", &[args.groups])?;
-    let groups = args.groups;
-    if c % groups != 0 {
-        return Err(Error::shape(
-            OP,
-            format!("groups = {groups} must divide the input channels {c} ({shapes})"),
-        ));
-    }
-    if cw != c {
-        return Err(Error::shape(
-            OP,
-            format!("weight has {cw} input channels, input has {c} ({shapes})"),
-        ));
-    }
-    let o = og * groups;
-    let b = opt_param_vec(OP, "bias", bias, o, &shapes)?;
-    let (s, p, op_, d) = (args.stride, args.padding, args.output_padding, args.dilation);
-    if (0..3).any(|a| op_[a] >= s[a] && op_[a] >= d[a]) {
-        return Err(Error::value(
-            OP,
-            format!("output padding {op_:?} must be smaller than stride {s:?} or dilation {d:?} ({shapes})"),
-        ));
-    }
-    let (input_len, kernel) = ([id, ih, iw], [kd, kh, kw]);
-    let mut out = [0; 3];
-    for a in 0..3 {
-        let full = (input_len[a].max(1) - 1) * s[a] + d[a] * (kernel[a].max(1) - 1) + op_[a] + 1;
-        if input_len[a] == 0 || kernel[a] == 0 || full <= 2 * p[a] {
-            return Err(Error::shape(OP, format!("empty output for padding {p:?} ({shapes})")));
-        }
-        out[a] = full - 2 * p[a];
-    }
-    // The scatter is the col2vol of the convolution whose input is this output.
-    let g = Geom3 {
-        cg: og,
-        input: out,
-        kernel,
-        out: input_len,
-        s,
-        p,
-        d,
+    let spec = TransposeSpec {
+        stride: args.stride,
+        padding: args.padding,
+        output_padding: args.output_padding,
+        dilation: args.dilation,
+        groups: args.groups,
     };
-    let x = contiguous(input);
-    let wt = contiguous(weight);
-    let y = if is_native::<T>() {
-        core(&x, &wt, b.as_deref(), n, c / groups, groups, &g)
-    } else {
-        let bf = b.as_deref().map(to_f32);
-        from_f32(&core(
-            &to_f32(&x),
-            &to_f32(&wt),
-            bf.as_deref(),
-            n,
-            c / groups,
-            groups,
-            &g,
-        ))
-    };
-    Ok(owned_dim(y, &[n, o, out[0], out[1], out[2]]))
-}
-
-/// Per (image, group): `cols = W_gᵀ @ X_g` (`O_g·kD·kH·kW × D·H·W`), then bias and
-/// col2vol into the group's output channels.
-fn core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, cg: usize, groups: usize, g: &Geom3) -> Vec<T> {
-    let og = g.cg;
-    let rows = og * g.kernel.iter().product::<usize>();
-    let (hw, ohw) = (g.out.iter().product::<usize>(), g.input.iter().product::<usize>());
-    let o = og * groups;
-    let mut out = vec![T::zero(); n * o * ohw];
-    if out.is_empty() {
-        return out;
-    }
-    let optr = SendPtr(out.as_mut_ptr());
-    let tasks = n * groups;
-    let gemm_threads = if tasks >= crate::threads::num_threads() {
-        1
-    } else {
-        crate::threads::num_threads()
-    };
-    par_tasks(
-        tasks,
-        || vec![T::zero(); rows * hw],
-        |cols, t| {
-            let (ni, gi) = (t / groups, t % groups);
-            let xg = &x[(ni * groups + gi) * cg * hw..][..cg * hw];
-            let lhs = MatRef::row_major(wt, gi * cg * rows, cg, rows).t();
-            // SAFETY: `cols` is this task's rows × hw buffer; lhs reads the group's
-            // weight block (bounds checked by `row_major`), rhs the group's C_g × D·H·W
-            // input channels (a subslice of `x`).
-            unsafe {
-                gemm(
-                    rows,
-                    hw,
-                    cg,
-                    lhs,
-                    MatRef::row_major(xg, 0, cg, hw),
-                    MatMut {
-                        ptr: cols.as_mut_ptr(),
-                        rs: hw as isize,
-                        cs: 1,
-                    },
-                    gemm_threads,
-                )
-            };
-            let base = (ni * o + gi * og) * ohw;
-            // SAFETY: the (image, group) output block, written only by this task.
-            let ob = unsafe { std::slice::from_raw_parts_mut(optr.get().add(base), og * ohw) };
-            if let Some(b) = bias {
-                for (oc, plane) in ob.chunks_mut(ohw).enumerate() {
-                    plane.fill(b[gi * og + oc]);
-                }
-            }
-            col2vol_add(cols, g, ob);
-        },
-    );
-    out
+    conv_transpose_nd("conv_transpose3d", input, weight, bias, &spec)
 }

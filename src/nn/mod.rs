@@ -12,6 +12,10 @@
 //! | normalisation | [`softmax`], [`log_softmax`], [`layer_norm`], [`rms_norm`], [`batch_norm`] |
 //! | linear and convolution | [`linear`], [`conv1d`], [`conv2d`], [`conv_transpose2d`] |
 //! | pooling and resizing | [`max_pool2d`], [`avg_pool2d`], [`adaptive_avg_pool2d`], [`upsample_nearest2d`], [`upsample_bilinear2d`] |
+//! | 1-D and 3-D convolution, transposed | [`conv3d`], [`conv_transpose1d`], [`conv_transpose3d`] |
+//! | 1-D and 3-D pooling | [`max_pool1d`], [`max_pool3d`] (and `_with_indices`), [`avg_pool1d`], [`avg_pool3d`] |
+//! | adaptive pooling | [`adaptive_avg_pool1d`], [`adaptive_avg_pool3d`], [`adaptive_max_pool1d`], [`adaptive_max_pool2d`], [`adaptive_max_pool3d`] |
+//! | sliding blocks | [`unfold`] (im2col), [`fold`] (col2im) |
 //! | activations | [`relu`], [`relu6`], [`leaky_relu`], [`elu`], [`hardsigmoid`], [`hardswish`], [`sigmoid`], [`silu`], [`gelu`], [`gelu_tanh`], [`tanh`] |
 //!
 //! `f32` convolutions on AVX-512 CPUs run a direct kernel over a stride-phase-split copy
