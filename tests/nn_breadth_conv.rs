@@ -30,11 +30,11 @@ enum Layout {
     Transposed,
 }
 
+/// How to view the buffer of [`relayout`] so that it shows the original values.
+type ViewFn<T> = fn(&Tensor<T>) -> TensorView<'_, T, IxDyn>;
+
 /// `x`'s values in `layout`, as an owned buffer and the view into it.
-fn relayout<T: Float>(
-    x: &Tensor<T>,
-    layout: Layout,
-) -> (Tensor<T>, fn(&Tensor<T>) -> TensorView<'_, T, IxDyn>) {
+fn relayout<T: Float>(x: &Tensor<T>, layout: Layout) -> (Tensor<T>, ViewFn<T>) {
     match layout {
         Layout::Contiguous => (x.clone(), |t| t.view()),
         Layout::Flipped => (x.flip_all().to_owned(), |t| t.flip_all()),
