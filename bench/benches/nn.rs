@@ -1,5 +1,6 @@
 //! `ferrotensor::nn` benchmarks: conv2d (ResNet-style shapes) against candle-core and
-//! the gemm crate's large-matmul rate, softmax against candle-nn and NumPy.
+//! the gemm crate's large-matmul rate, conv3d against the gemm crate's rate on the
+//! same M, N, K, softmax against candle-nn and NumPy.
 //!
 //! `cargo bench -p ferrotensor-bench --bench nn`
 
@@ -8,26 +9,27 @@ use ferrotensor::prelude::*;
 use ferrotensor_bench::{Table, numpy_times, time_min};
 use rand::SeedableRng;
 
-/// GFLOP/s of the gemm crate on an `n × n × n` f32 matmul with all threads.
-fn gemm_rate(n: usize) -> (f64, f64) {
-    let a = vec![1.0f32; n * n];
-    let b = vec![0.5f32; n * n];
-    let mut c = vec![0.0f32; n * n];
+/// Seconds and GFLOP/s of the gemm crate on an `m × k` by `k × n` f32 matmul with all
+/// threads.
+fn gemm_rate(m: usize, n: usize, k: usize) -> (f64, f64) {
+    let a = vec![1.0f32; m * k];
+    let b = vec![0.5f32; k * n];
+    let mut c = vec![0.0f32; m * n];
     let threads = rayon::current_num_threads();
     let t = time_min(2.0, || {
         // SAFETY: a, b, c are n × n row-major buffers; c does not alias a or b.
         unsafe {
             gemm::gemm(
+                m,
                 n,
-                n,
-                n,
+                k,
                 c.as_mut_ptr(),
                 1,
                 n as isize,
                 false,
                 a.as_ptr(),
                 1,
-                n as isize,
+                k as isize,
                 b.as_ptr(),
                 1,
                 n as isize,
@@ -41,13 +43,43 @@ fn gemm_rate(n: usize) -> (f64, f64) {
         };
         std::hint::black_box(&c);
     });
-    (t, 2.0 * (n * n * n) as f64 / t / 1e9)
+    (t, 2.0 * (m * n * k) as f64 / t / 1e9)
+}
+
+/// conv3d (vol2col + GEMM) against the gemm crate on the same `M = O`,
+/// `N = batch·OD·OH·OW`, `K = C·kD·kH·kW`.
+fn conv3d_case(t: &mut Table, rng: &mut rand::rngs::StdRng) {
+    let (xs, ws) = ([1, 64, 8, 28, 28], [64, 64, 3, 3, 3]);
+    let x = Tensor::<f32, _>::randn(xs, rng);
+    let w = Tensor::<f32, _>::randn(ws, rng);
+    let args = nn::Conv3dArgs {
+        padding: [1, 1, 1],
+        ..Default::default()
+    };
+    let y = nn::conv3d(&x, &w, None, &args).unwrap();
+    let [_, o, od, oh, ow] = *y.dim();
+    let (m, n, k) = (o, xs[0] * od * oh * ow, ws[1] * ws[2] * ws[3] * ws[4]);
+    let flops = 2.0 * (m * n * k) as f64;
+    let ours = time_min(3.0, || {
+        std::hint::black_box(nn::conv3d(&x, &w, None, &args).unwrap());
+    });
+    let (gemm_t, gemm_gflops) = gemm_rate(m, n, k);
+    let g = flops / ours / 1e9;
+    t.add(
+        "conv3d (1,64,8,28,28)×(64,64,3,3,3) p1",
+        ours,
+        vec![("gemm same M,N,K", Some(gemm_t))],
+        format!(
+            "{g:.1} GFLOP/s = {:.0} % of gemm {m}×{n}×{k} ({gemm_gflops:.1} GFLOP/s)",
+            100.0 * g / gemm_gflops
+        ),
+    );
 }
 
 fn main() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(0);
     let np = numpy_times("nn.py");
-    let (gemm_t, gemm_gflops) = gemm_rate(2048);
+    let (gemm_t, gemm_gflops) = gemm_rate(2048, 2048, 2048);
     let mut t = Table::default();
     t.add(
         "gemm crate f32 2048³ (reference rate)",
@@ -114,6 +146,7 @@ fn main() {
             ),
         );
     }
+    conv3d_case(&mut t, &mut rng);
     let n = 4096;
     let x = Tensor::<f32, _>::from_shape_fn([n, n], |i| {
         ((i[0] * 7 + i[1] * 13) % 1000) as f32 * 0.01 - 5.0

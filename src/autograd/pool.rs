@@ -9,31 +9,9 @@ use crate::element::Float;
 use crate::error::Result;
 use crate::layout::IxDyn;
 use crate::nn;
-use crate::tensor::{Tensor, TensorView};
+use crate::nn::{PoolGeom, PoolWindow as Window};
+use crate::tensor::Tensor;
 use rayon::prelude::*;
-
-#[derive(Clone, Copy)]
-struct Geometry {
-    h: usize,
-    w: usize,
-    oh: usize,
-    ow: usize,
-    k: [usize; 2],
-    s: [usize; 2],
-    p: [usize; 2],
-}
-
-impl Geometry {
-    /// The in-bounds input rows (or columns, `axis` 1) of output position `o`'s window.
-    fn taps(&self, axis: usize, o: usize) -> impl Iterator<Item = usize> {
-        let limit = if axis == 0 { self.h } else { self.w };
-        let start = (o * self.s[axis]) as isize - self.p[axis] as isize;
-        (0..self.k[axis] as isize)
-            .map(move |i| start + i)
-            .filter(move |&i| i >= 0 && (i as usize) < limit)
-            .map(|i| i as usize)
-    }
-}
 
 /// Runs `f(plane_index, dx_plane)` over the `(n, c)` planes of a new zero gradient
 /// shaped like `x`.
@@ -51,22 +29,16 @@ fn per_plane<T: Float>(shape: &[usize], f: impl Fn(usize, &mut [T]) + Sync) -> R
     Ok(dx)
 }
 
-fn geometry(
-    x: &TensorView<'_, impl Copy, IxDyn>,
-    out: &[usize],
-    k: [usize; 2],
-    s: [usize; 2],
-    p: [usize; 2],
-) -> Geometry {
-    Geometry {
-        h: x.shape()[2],
-        w: x.shape()[3],
-        oh: out[2],
-        ow: out[3],
+/// The checked geometry of a floor-mode, undilated pooling of `x`'s shape.
+fn geometry(op: &'static str, shape: &[usize], k: [usize; 2], s: [usize; 2], p: [usize; 2]) -> Result<PoolGeom> {
+    let window = Window {
         k,
         s,
         p,
-    }
+        d: [1, 1],
+        ceil: false,
+    };
+    Ok(PoolGeom::check(op, shape, &window)?.1)
 }
 
 /// Max pooling (PyTorch's `max_pool2d`, floor mode, as [`nn::max_pool2d`]); the
@@ -84,22 +56,22 @@ fn geometry(
 /// ```
 pub fn max_pool2d<T: Float>(x: &Var<T>, kernel: [usize; 2], stride: [usize; 2], padding: [usize; 2]) -> Result<Var<T>> {
     let value = nn::max_pool2d(&x.view(), kernel, stride, padding)?.into_dyn();
+    let geo = geometry("max_pool2d", x.value().shape(), kernel, stride, padding)?;
     Ok(Var::from_op(value, "max_pool2d", &[x], move |c| {
         let xv = c.inputs[0].as_standard_layout();
         let xs = xv.as_slice().expect("row-major");
         let g = c.grad.into_tensor();
         let g = if g.is_contiguous() { g } else { g.to_contiguous() };
         let gs = g.as_slice().expect("row-major");
-        let geo = geometry(&c.inputs[0], g.shape(), kernel, stride, padding);
         let dx = per_plane(c.inputs[0].shape(), |pi, d| {
-            let xp = &xs[pi * geo.h * geo.w..(pi + 1) * geo.h * geo.w];
-            let gp = &gs[pi * geo.oh * geo.ow..(pi + 1) * geo.oh * geo.ow];
-            for oy in 0..geo.oh {
-                for ox in 0..geo.ow {
+            let xp = &xs[pi * geo.in_plane()..(pi + 1) * geo.in_plane()];
+            let gp = &gs[pi * geo.out_plane()..(pi + 1) * geo.out_plane()];
+            for oy in 0..geo.out[0] {
+                for ox in 0..geo.out[1] {
                     let mut best: Option<(usize, T)> = None;
                     for iy in geo.taps(0, oy) {
                         for ix in geo.taps(1, ox) {
-                            let i = iy * geo.w + ix;
+                            let i = iy * geo.input[1] + ix;
                             let v = xp[i];
                             if best.is_none_or(|(_, m)| v > m || v.is_nan()) {
                                 best = Some((i, v));
@@ -107,7 +79,7 @@ pub fn max_pool2d<T: Float>(x: &Var<T>, kernel: [usize; 2], stride: [usize; 2], 
                         }
                     }
                     if let Some((i, _)) = best {
-                        d[i] = d[i] + gp[oy * geo.ow + ox];
+                        d[i] = d[i] + gp[oy * geo.out[1] + ox];
                     }
                 }
             }
@@ -130,20 +102,20 @@ pub fn max_pool2d<T: Float>(x: &Var<T>, kernel: [usize; 2], stride: [usize; 2], 
 /// ```
 pub fn avg_pool2d<T: Float>(x: &Var<T>, kernel: [usize; 2], stride: [usize; 2], padding: [usize; 2]) -> Result<Var<T>> {
     let value = nn::avg_pool2d(&x.view(), kernel, stride, padding)?.into_dyn();
+    let geo = geometry("avg_pool2d", x.value().shape(), kernel, stride, padding)?;
     Ok(Var::from_op(value, "avg_pool2d", &[x], move |c| {
         let g = c.grad.into_tensor();
         let g = if g.is_contiguous() { g } else { g.to_contiguous() };
         let gs = g.as_slice().expect("row-major");
-        let geo = geometry(&c.inputs[0], g.shape(), kernel, stride, padding);
         let inv = T::one() / T::from_usize(kernel[0] * kernel[1]);
         let dx = per_plane(c.inputs[0].shape(), |pi, d| {
-            let gp = &gs[pi * geo.oh * geo.ow..(pi + 1) * geo.oh * geo.ow];
-            for oy in 0..geo.oh {
-                for ox in 0..geo.ow {
-                    let share = gp[oy * geo.ow + ox] * inv;
+            let gp = &gs[pi * geo.out_plane()..(pi + 1) * geo.out_plane()];
+            for oy in 0..geo.out[0] {
+                for ox in 0..geo.out[1] {
+                    let share = gp[oy * geo.out[1] + ox] * inv;
                     for iy in geo.taps(0, oy) {
                         for ix in geo.taps(1, ox) {
-                            d[iy * geo.w + ix] = d[iy * geo.w + ix] + share;
+                            d[iy * geo.input[1] + ix] = d[iy * geo.input[1] + ix] + share;
                         }
                     }
                 }

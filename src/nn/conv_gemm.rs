@@ -14,8 +14,43 @@ use crate::linalg::gemm_kernels::{MatMut, MatRef, gemm_into};
 /// packed panels.
 const TILE_BYTES: usize = 1 << 20;
 
-/// `conv2d` of row-major `x` `(N, C, H, W)` with `wt` `(O, C_g, kH, kW)`; returns
-/// `(N, O, OH, OW)` after the epilogue.
+/// The geometry of a convolution lowered to im2col + GEMM (2-D: [`Geom`]; 3-D:
+/// [`super::vol2col::Geom3`]), as the GEMM driver sees it.
+pub(crate) trait Unfold: Sync {
+    /// Rows of the unfolded matrix: input channels per group × kernel taps.
+    fn k(&self) -> usize;
+    /// Output positions per image.
+    fn positions(&self) -> usize;
+    /// Input elements of one group of one image.
+    fn group_input(&self) -> usize;
+    /// True when the unfolded matrix is the input itself (1×1 kernel, stride 1, no
+    /// padding).
+    fn is_pointwise(&self) -> bool;
+    /// Writes the `K × len` unfolded rows of positions `p0..p0 + len` of one image's
+    /// group `x` into `out`.
+    fn unfold_tile<T: Copy + Default>(&self, x: &[T], p0: usize, len: usize, out: &mut [T]);
+}
+
+impl Unfold for Geom {
+    fn k(&self) -> usize {
+        Geom::k(self)
+    }
+    fn positions(&self) -> usize {
+        Geom::positions(self)
+    }
+    fn group_input(&self) -> usize {
+        self.cg * self.h * self.w
+    }
+    fn is_pointwise(&self) -> bool {
+        Geom::is_pointwise(self)
+    }
+    fn unfold_tile<T: Copy + Default>(&self, x: &[T], p0: usize, len: usize, out: &mut [T]) {
+        im2col_tile(x, self, p0, len, out)
+    }
+}
+
+/// `conv2d` (or `conv3d`) of row-major `x` `(N, C, spatial…)` with `wt`
+/// `(O, C_g, kernel…)`; returns `(N, O, output positions)` after the epilogue.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn conv2d_gemm<T: ActFloat + Num>(
     x: &[T],
@@ -24,7 +59,7 @@ pub(crate) fn conv2d_gemm<T: ActFloat + Num>(
     n: usize,
     o: usize,
     groups: usize,
-    g: &Geom,
+    g: &impl Unfold,
     epi: &Epilogue<T>,
 ) -> Vec<T> {
     let (k, p_all) = (g.k(), g.positions());
@@ -46,7 +81,7 @@ pub(crate) fn conv2d_gemm<T: ActFloat + Num>(
     };
     let tiles = p_all.div_ceil(tile);
     let tasks = n * groups * tiles;
-    let plane_in = groups * g.cg * g.h * g.w;
+    let plane_in = groups * g.group_input();
     let optr = SendPtr(out.as_mut_ptr());
     let out_len = out.len();
     // One thread per task; GEMM threads only when there are fewer tasks than threads.
@@ -69,7 +104,7 @@ pub(crate) fn conv2d_gemm<T: ActFloat + Num>(
             let (gi, ti) = (rest / tiles, rest % tiles);
             let p0 = ti * tile;
             let len = tile.min(p_all - p0);
-            let xg = &x[ni * plane_in + gi * g.cg * g.h * g.w..][..g.cg * g.h * g.w];
+            let xg = &x[ni * plane_in + gi * g.group_input()..][..g.group_input()];
             let rhs = if pointwise {
                 MatRef {
                     ptr: xg.as_ptr().wrapping_add(p0),
@@ -77,7 +112,7 @@ pub(crate) fn conv2d_gemm<T: ActFloat + Num>(
                     cs: 1,
                 }
             } else {
-                im2col_tile(xg, g, p0, len, cols);
+                g.unfold_tile(xg, p0, len, cols);
                 MatRef::row_major(cols, 0, k, len)
             };
             let lhs = MatRef::row_major(wt, gi * og * k, og, k);

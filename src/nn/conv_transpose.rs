@@ -1,8 +1,11 @@
-//! `conv_transpose2d`: one GEMM per (image, group) giving every kernel tap's
-//! contribution (`Wᵀ @ X`), then col2im scatter-adds the taps into the output.
+//! Transposed convolution over 1 to 3 spatial axes (`conv_transpose2d` here, the 1-D
+//! and 3-D entry points in [`super::conv_transpose_nd`]): one GEMM per (image, group)
+//! giving every kernel tap's contribution (`Wᵀ @ X`), then col2vol scatter-adds the
+//! taps into the output.
 
 use super::param::{Param, opt_param_vec};
-use super::util::{check_nonzero, contiguous, dims, from_f32, is_native, owned_dim, par_tasks, to_f32, valid_range};
+use super::util::{check_nonzero, contiguous, from_f32, is_native, owned_dim, par_tasks, to_f32};
+use super::vol2col::{Geom3, col2vol_add};
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
 use crate::iter::SendPtr;
@@ -71,94 +74,141 @@ pub fn conv_transpose2d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Stor
     bias: Option<&dyn Param<T>>,
     args: &ConvTranspose2dArgs,
 ) -> Result<Tensor<T, D1>> {
-    const OP: &str = "conv_transpose2d";
-    let shapes = || {
-        format!(
-            "input {}, weight {}",
-            fmt_shape(input.shape()),
-            fmt_shape(weight.shape())
+    let spec = TransposeSpec {
+        stride: args.stride,
+        padding: args.padding,
+        output_padding: args.output_padding,
+        dilation: args.dilation,
+        groups: args.groups,
+    };
+    conv_transpose_nd("conv_transpose2d", input, weight, bias, &spec)
+}
+
+/// The arguments of a transposed convolution over `N` spatial axes.
+pub(crate) struct TransposeSpec<const N: usize> {
+    pub stride: [usize; N],
+    pub padding: [usize; N],
+    pub output_padding: [usize; N],
+    pub dilation: [usize; N],
+    pub groups: usize,
+}
+
+/// The transposed convolution over `N ≤ 3` spatial axes of `input` `(N, C, spatial…)`
+/// with `weight` `(C, O / groups, kernel…)`: checks, then runs on the geometry lifted to
+/// 3 axes (unit axes in front).
+pub(crate) fn conv_transpose_nd<
+    T: Float,
+    S1: Storage<Elem = T>,
+    D1: Dimension,
+    S2: Storage<Elem = T>,
+    D2: Dimension,
+    const N: usize,
+>(
+    op: &'static str,
+    input: &TensorBase<S1, D1>,
+    weight: &TensorBase<S2, D2>,
+    bias: Option<&dyn Param<T>>,
+    spec: &TransposeSpec<N>,
+) -> Result<Tensor<T, D1>> {
+    let shapes = format!(
+        "input {}, weight {}",
+        fmt_shape(input.shape()),
+        fmt_shape(weight.shape())
+    );
+    let rank_err = |what: &str, shape: &[usize]| {
+        Error::shape(
+            op,
+            format!("expected a {}-D {what}, got shape {}", N + 2, fmt_shape(shape)),
         )
     };
-    let [n, c, h, w] = dims::<4>(input.shape(), OP, "input (N, C, H, W)")?;
-    let [cw, og, kh, kw] = dims::<4>(weight.shape(), OP, "weight (C, O / groups, kH, kW)")?;
-    check_nonzero(OP, "stride", &args.stride)?;
-    check_nonzero(OP, "dilation", &args.dilation)?;
-    check_nonzero(OP, "groups", &[args.groups])?;
-    let groups = args.groups;
+    let (xs, ws) = (input.shape(), weight.shape());
+    if xs.len() != N + 2 {
+        return Err(rank_err("input (N, C, spatial…)", xs));
+    }
+    if ws.len() != N + 2 {
+        return Err(rank_err("weight (C, O / groups, kernel…)", ws));
+    }
+    let (n, c, cw, og) = (xs[0], xs[1], ws[0], ws[1]);
+    let (s, p, op_, d) = (spec.stride, spec.padding, spec.output_padding, spec.dilation);
+    check_nonzero(op, "stride", &s)?;
+    check_nonzero(op, "dilation", &d)?;
+    check_nonzero(op, "groups", &[spec.groups])?;
+    let groups = spec.groups;
     if c % groups != 0 {
         return Err(Error::shape(
-            OP,
-            format!("groups = {groups} must divide the input channels {c} ({})", shapes()),
+            op,
+            format!("groups = {groups} must divide the input channels {c} ({shapes})"),
         ));
     }
     if cw != c {
         return Err(Error::shape(
-            OP,
-            format!("weight has {cw} input channels, input has {c} ({})", shapes()),
+            op,
+            format!("weight has {cw} input channels, input has {c} ({shapes})"),
         ));
     }
     let o = og * groups;
-    let b = opt_param_vec(OP, "bias", bias, o, &shapes())?;
-    let (s, p, op_, d) = (args.stride, args.padding, args.output_padding, args.dilation);
-    for a in 0..2 {
-        if op_[a] >= s[a] && op_[a] >= d[a] {
-            return Err(Error::value(
-                OP,
-                format!("output padding {op_:?} must be smaller than stride {s:?} or dilation {d:?}"),
-            ));
-        }
-    }
-    let full = |len: usize, k: usize, a: usize| (len.max(1) - 1) * s[a] + d[a] * (k.max(1) - 1) + op_[a] + 1;
-    let (fh, fw) = (full(h, kh, 0), full(w, kw, 1));
-    if h == 0 || w == 0 || kh == 0 || kw == 0 || fh <= 2 * p[0] || fw <= 2 * p[1] {
-        return Err(Error::shape(
-            OP,
-            format!("empty output for padding {p:?} ({})", shapes()),
+    let b = opt_param_vec(op, "bias", bias, o, &shapes)?;
+    if (0..N).any(|a| op_[a] >= s[a] && op_[a] >= d[a]) {
+        return Err(Error::value(
+            op,
+            format!("output padding {op_:?} must be smaller than stride {s:?} or dilation {d:?} ({shapes})"),
         ));
     }
-    let g = TGeom {
-        cg: c / groups,
-        og,
-        h,
-        w,
-        kh,
-        kw,
-        oh: fh - 2 * p[0],
-        ow: fw - 2 * p[1],
-        s,
-        p,
-        d,
+    // Lifted to 3 axes; the scatter is the col2vol of the convolution whose input is
+    // this output.
+    let (mut input_len, mut kernel, mut out) = ([1; 3], [1; 3], [1; 3]);
+    let (mut s3, mut p3, mut d3) = ([1; 3], [0; 3], [1; 3]);
+    for a in 0..N {
+        let (len, k) = (xs[2 + a], ws[2 + a]);
+        let full = (len.max(1) - 1) * s[a] + d[a] * (k.max(1) - 1) + op_[a] + 1;
+        if len == 0 || k == 0 || full <= 2 * p[a] {
+            return Err(Error::shape(op, format!("empty output for padding {p:?} ({shapes})")));
+        }
+        let b3 = 3 - N + a;
+        (input_len[b3], kernel[b3], out[b3]) = (len, k, full - 2 * p[a]);
+        (s3[b3], p3[b3], d3[b3]) = (s[a], p[a], d[a]);
+    }
+    let g = Geom3 {
+        cg: og,
+        input: out,
+        kernel,
+        out: input_len,
+        s: s3,
+        p: p3,
+        d: d3,
     };
     let x = contiguous(input);
     let wt = contiguous(weight);
-    let out = if is_native::<T>() {
-        core(&x, &wt, b.as_deref(), n, groups, &g)
+    let y = if is_native::<T>() {
+        core(&x, &wt, b.as_deref(), n, c / groups, groups, &g)
     } else {
         let bf = b.as_deref().map(to_f32);
-        from_f32(&core(&to_f32(&x), &to_f32(&wt), bf.as_deref(), n, groups, &g))
+        from_f32(&core(
+            &to_f32(&x),
+            &to_f32(&wt),
+            bf.as_deref(),
+            n,
+            c / groups,
+            groups,
+            &g,
+        ))
     };
-    Ok(owned_dim(out, &[n, o, g.oh, g.ow]))
+    let mut shape = vec![n, o];
+    shape.extend_from_slice(&out[3 - N..]);
+    Ok(owned_dim(y, &shape))
 }
 
-struct TGeom {
-    cg: usize,
-    og: usize,
-    h: usize,
-    w: usize,
-    kh: usize,
-    kw: usize,
-    oh: usize,
-    ow: usize,
-    s: [usize; 2],
-    p: [usize; 2],
-    d: [usize; 2],
-}
-
-fn core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, groups: usize, g: &TGeom) -> Vec<T> {
-    let (hw, ohw, kk) = (g.h * g.w, g.oh * g.ow, g.kh * g.kw);
-    let rows = g.og * kk;
-    let o = g.og * groups;
+/// Per (image, group): `cols = W_gᵀ @ X_g` (`O_g·kD·kH·kW × D·H·W`), then bias and
+/// col2vol into the group's output channels.
+fn core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, cg: usize, groups: usize, g: &Geom3) -> Vec<T> {
+    let og = g.cg;
+    let rows = og * g.kernel.iter().product::<usize>();
+    let (hw, ohw) = (g.out.iter().product::<usize>(), g.input.iter().product::<usize>());
+    let o = og * groups;
     let mut out = vec![T::zero(); n * o * ohw];
+    if out.is_empty() {
+        return out;
+    }
     let optr = SendPtr(out.as_mut_ptr());
     let tasks = n * groups;
     let gemm_threads = if tasks >= crate::threads::num_threads() {
@@ -166,28 +216,23 @@ fn core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, groups: usize
     } else {
         crate::threads::num_threads()
     };
-    // Valid input columns per kernel column: ow = iw·s − p + kj·d ∈ [0, OW).
-    let cols_ok: Vec<(usize, usize)> = (0..g.kw)
-        .map(|kj| valid_range((kj * g.d[1]) as isize - g.p[1] as isize, g.s[1], g.ow, g.w))
-        .collect();
     par_tasks(
         tasks,
         || vec![T::zero(); rows * hw],
         |cols, t| {
             let (ni, gi) = (t / groups, t % groups);
-            let xg = &x[(ni * groups + gi) * g.cg * hw..][..g.cg * hw];
-            // Wᵀ of the group's (C_g × O_g·kH·kW) block.
-            let lhs = MatRef::row_major(wt, gi * g.cg * rows, g.cg, rows).t();
-            // SAFETY: `cols` is a fresh rows × hw buffer owned by this task; lhs reads the
-            // group's weight block (bounds checked by `row_major`), rhs the group's
-            // C_g × H·W input channels (a subslice of `x`).
+            let xg = &x[(ni * groups + gi) * cg * hw..][..cg * hw];
+            let lhs = MatRef::row_major(wt, gi * cg * rows, cg, rows).t();
+            // SAFETY: `cols` is this task's rows × hw buffer; lhs reads the group's
+            // weight block (bounds checked by `row_major`), rhs the group's C_g × D·H·W
+            // input channels (a subslice of `x`).
             unsafe {
                 gemm(
                     rows,
                     hw,
-                    g.cg,
+                    cg,
                     lhs,
-                    MatRef::row_major(xg, 0, g.cg, hw),
+                    MatRef::row_major(xg, 0, cg, hw),
                     MatMut {
                         ptr: cols.as_mut_ptr(),
                         rs: hw as isize,
@@ -196,33 +241,15 @@ fn core<T: Float>(x: &[T], wt: &[T], bias: Option<&[T]>, n: usize, groups: usize
                     gemm_threads,
                 )
             };
-            let base = (ni * o + gi * g.og) * ohw;
+            let base = (ni * o + gi * og) * ohw;
             // SAFETY: the (image, group) output block, written only by this task.
-            let ob = unsafe { std::slice::from_raw_parts_mut(optr.get().add(base), g.og * ohw) };
-            for oc in 0..g.og {
-                let plane = &mut ob[oc * ohw..(oc + 1) * ohw];
-                if let Some(b) = bias {
-                    plane.fill(b[gi * g.og + oc]);
-                }
-                for ki in 0..g.kh {
-                    for (kj, &(lo, hi)) in cols_ok.iter().enumerate() {
-                        let r = (oc * g.kh + ki) * g.kw + kj;
-                        let crow = &cols[r * hw..(r + 1) * hw];
-                        for ih in 0..g.h {
-                            let oh = (ih * g.s[0] + ki * g.d[0]) as isize - g.p[0] as isize;
-                            if oh < 0 || oh >= g.oh as isize || lo >= hi {
-                                continue;
-                            }
-                            let first = lo * g.s[1] + kj * g.d[1] - g.p[1];
-                            let orow = &mut plane[oh as usize * g.ow + first..];
-                            let src = &crow[ih * g.w + lo..ih * g.w + hi];
-                            for (o, &v) in orow.iter_mut().step_by(g.s[1]).zip(src) {
-                                *o = *o + v;
-                            }
-                        }
-                    }
+            let ob = unsafe { std::slice::from_raw_parts_mut(optr.get().add(base), og * ohw) };
+            if let Some(b) = bias {
+                for (oc, plane) in ob.chunks_mut(ohw).enumerate() {
+                    plane.fill(b[gi * og + oc]);
                 }
             }
+            col2vol_add(cols, g, ob);
         },
     );
     out

@@ -12,6 +12,10 @@
 //! | normalisation | [`softmax`], [`log_softmax`], [`layer_norm`], [`rms_norm`], [`batch_norm`] |
 //! | linear and convolution | [`linear`], [`conv1d`], [`conv2d`], [`conv_transpose2d`] |
 //! | pooling and resizing | [`max_pool2d`], [`avg_pool2d`], [`adaptive_avg_pool2d`], [`upsample_nearest2d`], [`upsample_bilinear2d`] |
+//! | 1-D and 3-D convolution, transposed | [`conv3d`], [`conv_transpose1d`], [`conv_transpose3d`] |
+//! | 1-D and 3-D pooling | [`max_pool1d`], [`max_pool3d`] (and `_with_indices`), [`avg_pool1d`], [`avg_pool3d`] |
+//! | adaptive pooling | [`adaptive_avg_pool1d`], [`adaptive_avg_pool3d`], [`adaptive_max_pool1d`], [`adaptive_max_pool2d`], [`adaptive_max_pool3d`] |
+//! | sliding blocks | [`unfold`] (im2col), [`fold`] (col2im) |
 //! | activations | [`relu`], [`relu6`], [`leaky_relu`], [`elu`], [`hardsigmoid`], [`hardswish`], [`sigmoid`], [`silu`], [`gelu`], [`gelu_tanh`], [`tanh`] |
 //!
 //! `f32` convolutions on AVX-512 CPUs run a direct kernel over a stride-phase-split copy
@@ -34,6 +38,7 @@ mod activation;
 mod chw;
 mod chw_fill;
 mod conv;
+mod conv3d;
 mod conv_block;
 mod conv_direct;
 #[cfg(test)]
@@ -44,6 +49,7 @@ mod conv_phase;
 mod conv_plan;
 mod conv_store;
 mod conv_transpose;
+mod conv_transpose_nd;
 mod epilogue;
 mod flatten;
 mod im2col;
@@ -52,13 +58,20 @@ mod norm;
 mod norm_layer;
 mod param;
 mod pool;
+mod pool1d;
+mod pool3d;
 mod pool_adaptive;
+mod pool_adaptive_nd;
+mod pool_geom;
 mod pool_indices;
 mod pool_kernel;
+mod pool_nd;
 mod simd;
 mod softmax;
+mod unfold;
 mod upsample;
 pub(crate) mod util;
+mod vol2col;
 mod winograd;
 #[cfg(test)]
 mod winograd_tests;
@@ -69,6 +82,8 @@ pub use chw::ChwTensor;
 pub use conv::{Conv1dArgs, Conv2dArgs, conv1d, conv2d};
 pub use conv_layer::Conv2d;
 pub use conv_transpose::{ConvTranspose2dArgs, conv_transpose2d};
+pub use conv_transpose_nd::{ConvTranspose1dArgs, ConvTranspose3dArgs, conv_transpose1d, conv_transpose3d};
+pub use conv3d::{Conv3dArgs, conv3d};
 pub use epilogue::Activation;
 pub use flatten::flatten;
 pub use linear::{Linear, linear};
@@ -77,6 +92,13 @@ pub use norm_layer::BatchNorm2d;
 pub use param::Param;
 pub use pool::{AvgPool2dArgs, MaxPool2dArgs, avg_pool2d, avg_pool2d_with, max_pool2d, max_pool2d_with};
 pub use pool_adaptive::{adaptive_avg_pool2d, global_avg_pool2d};
+pub use pool_adaptive_nd::{
+    adaptive_avg_pool1d, adaptive_avg_pool3d, adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d,
+};
+pub(crate) use pool_geom::{PoolGeom, Window as PoolWindow};
 pub use pool_indices::{max_pool2d_with_indices, max_unpool2d};
+pub use pool1d::{AvgPool1dArgs, MaxPool1dArgs, avg_pool1d, max_pool1d, max_pool1d_with_indices};
+pub use pool3d::{AvgPool3dArgs, MaxPool3dArgs, avg_pool3d, max_pool3d, max_pool3d_with_indices};
 pub use softmax::{log_softmax, softmax};
+pub use unfold::{UnfoldArgs, fold, unfold};
 pub use upsample::{Resize, upsample_bilinear2d, upsample_nearest2d};

@@ -3,10 +3,11 @@
 //! in [`super::pool_kernel`] (vectorised, parallel over `N·C` planes), the returned
 //! indices and `max_unpool2d` in [`super::pool_indices`].
 
+use super::pool_geom::{PoolGeom, Window};
 use super::pool_kernel::{Reduce, pool_planes};
-use super::util::{check_nonzero, contiguous, dims, owned_dim};
+use super::util::{contiguous, owned_dim};
 use crate::element::Float;
-use crate::error::{Error, Result, fmt_shape};
+use crate::error::{Error, Result};
 use crate::layout::Dimension;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
@@ -87,84 +88,17 @@ impl AvgPool2dArgs {
     }
 }
 
-/// The geometry of one pooling call (after validation).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct PoolGeom {
-    pub h: usize,
-    pub w: usize,
-    pub oh: usize,
-    pub ow: usize,
-    pub k: [usize; 2],
-    pub s: [usize; 2],
-    pub p: [usize; 2],
-    pub d: [usize; 2],
-}
-
-/// PyTorch's pooling output length: `⌊(L + 2p − d(k−1) − 1) / s⌋ + 1` (or `⌈…⌉` in ceil
-/// mode, then one less if the last window would start past the input and the left
-/// padding).
-fn pool_len(len: usize, k: usize, s: usize, p: usize, d: usize, ceil: bool) -> Option<usize> {
-    let span = d * (k - 1) + 1;
-    let padded = len + 2 * p;
-    if span > padded {
-        return None;
+impl MaxPool2dArgs {
+    /// The window as the shared geometry check takes it.
+    pub(crate) fn window(&self) -> Window<2> {
+        Window {
+            k: self.kernel,
+            s: self.stride,
+            p: self.padding,
+            d: self.dilation,
+            ceil: self.ceil_mode,
+        }
     }
-    let num = padded - span;
-    let mut out = if ceil { num.div_ceil(s) } else { num / s } + 1;
-    if ceil && (out - 1) * s >= len + p {
-        out -= 1;
-    }
-    Some(out)
-}
-
-/// Checks `(N, C, H, W)` and the window; returns `(N·C, geometry)`.
-pub(crate) fn check_pool(
-    op: &'static str,
-    shape: &[usize],
-    k: [usize; 2],
-    s: [usize; 2],
-    p: [usize; 2],
-    d: [usize; 2],
-    ceil: bool,
-) -> Result<(usize, PoolGeom)> {
-    let [n, c, h, w] = dims::<4>(shape, op, "input (N, C, H, W)")?;
-    check_nonzero(op, "kernel size", &k)?;
-    check_nonzero(op, "stride", &s)?;
-    check_nonzero(op, "dilation", &d)?;
-    if p[0] > k[0] / 2 || p[1] > k[1] / 2 {
-        return Err(Error::value(
-            op,
-            format!(
-                "padding {p:?} must be at most half the kernel size {k:?} (input {})",
-                fmt_shape(shape)
-            ),
-        ));
-    }
-    let size = |i: usize, len: usize| {
-        pool_len(len, k[i], s[i], p[i], d[i], ceil).ok_or_else(|| {
-            Error::shape(
-                op,
-                format!(
-                    "kernel {k:?} with dilation {d:?} is larger than the padded input (input {}, padding {p:?})",
-                    fmt_shape(shape)
-                ),
-            )
-        })
-    };
-    let (oh, ow) = (size(0, h)?, size(1, w)?);
-    Ok((
-        n * c,
-        PoolGeom {
-            h,
-            w,
-            oh,
-            ow,
-            k,
-            s,
-            p,
-            d,
-        },
-    ))
 }
 
 /// Max pooling (PyTorch's `max_pool2d`, floor mode, dilation 1): each output is the
@@ -192,7 +126,7 @@ pub fn max_pool2d<T: Float, S: Storage<Elem = T>, D: Dimension>(
         padding,
         ..MaxPool2dArgs::new(kernel)
     };
-    max_pool("max_pool2d", x, &args)
+    pool("max_pool2d", x, &args.window(), Reduce::Max)
 }
 
 /// Max pooling with all of PyTorch's options ([`MaxPool2dArgs`]: dilation, ceil mode).
@@ -215,18 +149,23 @@ pub fn max_pool2d_with<T: Float, S: Storage<Elem = T>, D: Dimension>(
     x: &TensorBase<S, D>,
     args: &MaxPool2dArgs,
 ) -> Result<Tensor<T, D>> {
-    max_pool("max_pool2d", x, args)
+    pool("max_pool2d", x, &args.window(), Reduce::Max)
 }
 
-fn max_pool<T: Float, S: Storage<Elem = T>, D: Dimension>(
+/// Pools `x` `(N, C, H, W)` over `window` with `reduce`, as a new tensor of `x`'s rank type.
+fn pool<T: Float, S: Storage<Elem = T>, D: Dimension>(
     op: &'static str,
     x: &TensorBase<S, D>,
-    a: &MaxPool2dArgs,
+    window: &Window<2>,
+    reduce: Reduce,
 ) -> Result<Tensor<T, D>> {
-    let (planes, g) = check_pool(op, x.shape(), a.kernel, a.stride, a.padding, a.dilation, a.ceil_mode)?;
+    let (planes, g) = PoolGeom::check(op, x.shape(), window)?;
+    if let Reduce::Avg { divisor: Some(0), .. } = reduce {
+        return Err(Error::value(op, "divisor_override must be nonzero"));
+    }
     let data = contiguous(x);
-    let out = pool_planes(&data, planes, &g, Reduce::Max);
-    Ok(owned_dim(out, &[x.shape()[0], x.shape()[1], g.oh, g.ow]))
+    let out = pool_planes(&data, planes, &g, reduce);
+    Ok(owned_dim(out, &[x.shape()[0], x.shape()[1], g.out[0], g.out[1]]))
 }
 
 /// Average pooling (PyTorch's `avg_pool2d`, floor mode, `count_include_pad=True`): each
@@ -282,33 +221,16 @@ fn avg_pool<T: Float, S: Storage<Elem = T>, D: Dimension>(
     x: &TensorBase<S, D>,
     a: &AvgPool2dArgs,
 ) -> Result<Tensor<T, D>> {
-    let (planes, g) = check_pool(op, x.shape(), a.kernel, a.stride, a.padding, [1, 1], a.ceil_mode)?;
-    if a.divisor_override == Some(0) {
-        return Err(Error::value(op, "divisor_override must be nonzero"));
-    }
-    let data = contiguous(x);
+    let window = Window {
+        k: a.kernel,
+        s: a.stride,
+        p: a.padding,
+        d: [1, 1],
+        ceil: a.ceil_mode,
+    };
     let reduce = Reduce::Avg {
         count_include_pad: a.count_include_pad,
         divisor: a.divisor_override,
     };
-    let out = pool_planes(&data, planes, &g, reduce);
-    Ok(owned_dim(out, &[x.shape()[0], x.shape()[1], g.oh, g.ow]))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::pool_len;
-
-    #[test]
-    fn output_sizes_follow_pytorch() {
-        // Floor and ceil, with the rule that drops a window starting in the right padding.
-        assert_eq!(pool_len(112, 3, 2, 1, 1, false), Some(56));
-        assert_eq!(pool_len(5, 2, 2, 0, 1, false), Some(2));
-        assert_eq!(pool_len(5, 2, 2, 0, 1, true), Some(3));
-        assert_eq!(pool_len(6, 3, 3, 1, 1, true), Some(3)); // ⌈5/3⌉+1 = 3; start 6 ≥ 6+1? no
-        assert_eq!(pool_len(4, 2, 3, 1, 1, true), Some(2)); // ⌈4/3⌉+1 = 3, start 6 ≥ 5: 2
-        assert_eq!(pool_len(3, 5, 1, 1, 1, false), Some(1)); // padded 5 = span 5
-        assert_eq!(pool_len(2, 7, 1, 1, 1, false), None); // span 7 > padded 4
-        assert_eq!(pool_len(7, 3, 1, 0, 3, false), Some(1)); // dilated span 7
-    }
+    pool(op, x, &window, reduce)
 }

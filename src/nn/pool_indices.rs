@@ -2,11 +2,12 @@
 //! index of each maximum is its position `h·W + w` in the input plane; ties keep the
 //! first, a NaN replaces the maximum and its index).
 
-use super::pool::{MaxPool2dArgs, check_pool};
-use super::util::{contiguous, dims, owned_dim, par_tasks};
+use super::pool::MaxPool2dArgs;
+use super::pool_geom::PoolGeom;
+use super::pool_nd::{Taps, max_with_indices};
+use super::util::{contiguous, dims, owned_dim};
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
-use crate::iter::SendPtr;
 use crate::layout::Dimension;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
@@ -32,66 +33,9 @@ pub fn max_pool2d_with_indices<T: Float, S: Storage<Elem = T>, D: Dimension>(
     x: &TensorBase<S, D>,
     args: &MaxPool2dArgs,
 ) -> Result<(Tensor<T, D>, Tensor<i64, D>)> {
-    let a = args;
-    let (planes, g) = check_pool(
-        "max_pool2d_with_indices",
-        x.shape(),
-        a.kernel,
-        a.stride,
-        a.padding,
-        a.dilation,
-        a.ceil_mode,
-    )?;
-    let data = contiguous(x);
-    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
-    let mut vals = vec![T::zero(); planes * ohw];
-    let mut idx = vec![0i64; planes * ohw];
-    let (vp, ip) = (SendPtr(vals.as_mut_ptr()), SendPtr(idx.as_mut_ptr()));
-    // The valid taps of each window along one axis.
-    let taps = |o: usize, axis: usize, len: usize| -> Vec<usize> {
-        let start = (o * g.s[axis]) as isize - g.p[axis] as isize;
-        (0..g.k[axis])
-            .map(|i| start + (i * g.d[axis]) as isize)
-            .filter(|&v| (0..len as isize).contains(&v))
-            .map(|v| v as usize)
-            .collect()
-    };
-    let rows: Vec<Vec<usize>> = (0..g.oh).map(|o| taps(o, 0, g.h)).collect();
-    let cols: Vec<Vec<usize>> = (0..g.ow).map(|o| taps(o, 1, g.w)).collect();
-    par_tasks(
-        planes,
-        || (),
-        |_, pl| {
-            let xp = &data[pl * hw..][..hw];
-            // SAFETY: plane `pl` of both outputs, written only by this task.
-            let (vo, io) = unsafe {
-                (
-                    std::slice::from_raw_parts_mut(vp.get().add(pl * ohw), ohw),
-                    std::slice::from_raw_parts_mut(ip.get().add(pl * ohw), ohw),
-                )
-            };
-            for (oh, rs) in rows.iter().enumerate() {
-                for (ow, cs) in cols.iter().enumerate() {
-                    let (mut best, mut at) = (T::neg_infinity(), 0usize);
-                    if let (Some(&r), Some(&c)) = (rs.first(), cs.first()) {
-                        at = r * g.w + c;
-                    }
-                    for &r in rs {
-                        for &c in cs {
-                            let v = xp[r * g.w + c];
-                            if v > best || v.is_nan() {
-                                best = v;
-                                at = r * g.w + c;
-                            }
-                        }
-                    }
-                    vo[oh * g.ow + ow] = best;
-                    io[oh * g.ow + ow] = at as i64;
-                }
-            }
-        },
-    );
-    let shape = [x.shape()[0], x.shape()[1], g.oh, g.ow];
+    let (planes, g) = PoolGeom::check("max_pool2d_with_indices", x.shape(), &args.window())?;
+    let (vals, idx) = max_with_indices(&contiguous(x), planes, &Taps::window(&g.lift::<3>(), true));
+    let shape = [x.shape()[0], x.shape()[1], g.out[0], g.out[1]];
     Ok((owned_dim(vals, &shape), owned_dim(idx, &shape)))
 }
 

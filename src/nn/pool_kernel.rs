@@ -11,7 +11,7 @@
 //! portable for `f32` without them and for `f64`; `f16`/`bf16` go through `f32`.
 
 use super::conv_block::Level;
-use super::pool::PoolGeom;
+use super::pool_geom::PoolGeom;
 use super::simd::{Scalar, Simd};
 use super::util::{cast_slice, cast_vec, from_f32, par_tasks, to_f32};
 use crate::element::{Float, Num};
@@ -73,7 +73,7 @@ fn run<S: Simd>(
     r: Reduce,
     plane_fn: impl Fn(&[S::E], &PoolGeom, Reduce, &mut [S::E], &mut Scratch<S::E>) + Sync,
 ) -> Vec<S::E> {
-    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
+    let (hw, ohw) = (g.input[0] * g.input[1], g.out[0] * g.out[1]);
     let mut out = vec![S::E::zero(); planes * ohw];
     if out.is_empty() {
         return out;
@@ -108,14 +108,14 @@ impl<E: Float> Scratch<E> {
             row: vec![E::zero(); phase_len * g.s[1] + 2 * lanes],
             phases: vec![E::zero(); phase_len * g.s[1]],
             phase_len,
-            div: vec![E::one(); g.ow + lanes],
+            div: vec![E::one(); g.out[1] + lanes],
         }
     }
 }
 
 /// Columns of the padded row the windows read: `(OW − 1)·s + (k − 1)·d + 1`.
 fn padded_width(g: &PoolGeom) -> usize {
-    (g.ow - 1) * g.s[1] + (g.k[1] - 1) * g.d[1] + 1
+    (g.out[1] - 1) * g.s[1] + (g.k[1] - 1) * g.d[1] + 1
 }
 
 /// The number of window positions along one axis that lie inside `0..limit` for the
@@ -147,11 +147,11 @@ pub(crate) unsafe fn plane<S: Simd>(x: &[S::E], g: &PoolGeom, r: Reduce, out: &m
     let (s1, d1) = (g.s[1], g.d[1]);
     let wp = padded_width(g);
     assert!(
-        x.len() >= g.h * g.w
-            && out.len() >= g.oh * g.ow
-            && sc.row.len() >= wp.max(g.p[1] + g.w) + n
+        x.len() >= g.input[0] * g.input[1]
+            && out.len() >= g.out[0] * g.out[1]
+            && sc.row.len() >= wp.max(g.p[1] + g.input[1]) + n
             && sc.phases.len() >= s1 * sc.phase_len
-            && sc.div.len() >= g.ow,
+            && sc.div.len() >= g.out[1],
         "pool: plane outside its buffers"
     );
     let ident = match r {
@@ -169,33 +169,33 @@ pub(crate) unsafe fn plane<S: Simd>(x: &[S::E], g: &PoolGeom, r: Reduce, out: &m
     // their lengths; the features are the caller's contract.
     unsafe {
         let rowp = sc.row.as_mut_ptr();
-        for oh in 0..g.oh {
+        for oh in 0..g.out[0] {
             let r0 = (oh * g.s[0]) as isize - g.p[0] as isize;
             // 1. Vertical: input columns 0..W land at row[p1 + x].
             let mut first = true;
             for ki in 0..g.k[0] {
                 let ih = r0 + (ki * g.d[0]) as isize;
-                if !(0..g.h as isize).contains(&ih) {
+                if !(0..g.input[0] as isize).contains(&ih) {
                     continue;
                 }
-                let src = x.as_ptr().add(ih as usize * g.w);
+                let src = x.as_ptr().add(ih as usize * g.input[1]);
                 let dst = rowp.add(g.p[1]);
-                for x0 in (0..g.w).step_by(n) {
-                    let v = S::load_range(src.add(x0), 0, (g.w - x0) as isize);
+                for x0 in (0..g.input[1]).step_by(n) {
+                    let v = S::load_range(src.add(x0), 0, (g.input[1] - x0) as isize);
                     let v = if first {
                         v
                     } else {
                         let acc = S::load(dst.add(x0));
                         if max { S::max(acc, v) } else { S::add(acc, v) }
                     };
-                    S::store_first(dst.add(x0), v, n.min(g.w - x0));
+                    S::store_first(dst.add(x0), v, n.min(g.input[1] - x0));
                 }
                 first = false;
             }
             if first {
                 // No input row in the window (not possible with PyTorch's size rule,
                 // kept for safety): the identity.
-                for j in 0..g.w {
+                for j in 0..g.input[1] {
                     *rowp.add(g.p[1] + j) = ident;
                 }
             }
@@ -224,16 +224,17 @@ pub(crate) unsafe fn plane<S: Simd>(x: &[S::E], g: &PoolGeom, r: Reduce, out: &m
                 divisor,
             } = r
             {
-                let rc = avg_count(r0, g.k[0], g.p[0], g.h, count_include_pad);
-                for (ow, dv) in sc.div[..g.ow].iter_mut().enumerate() {
+                let rc = avg_count(r0, g.k[0], g.p[0], g.input[0], count_include_pad);
+                for (ow, dv) in sc.div[..g.out[1]].iter_mut().enumerate() {
                     let c0 = (ow * s1) as isize - g.p[1] as isize;
-                    let cnt = divisor.unwrap_or_else(|| rc * avg_count(c0, g.k[1], g.p[1], g.w, count_include_pad));
+                    let cnt =
+                        divisor.unwrap_or_else(|| rc * avg_count(c0, g.k[1], g.p[1], g.input[1], count_include_pad));
                     *dv = S::E::from_usize(cnt);
                 }
             }
             // 3. Horizontal.
-            let orow = out.as_mut_ptr().add(oh * g.ow);
-            for ow in (0..g.ow).step_by(n) {
+            let orow = out.as_mut_ptr().add(oh * g.out[1]);
+            for ow in (0..g.out[1]).step_by(n) {
                 let (q, off) = taps[0];
                 let mut acc = S::load(src.add(q * stride + off + ow));
                 for &(q, off) in &taps[1..] {
@@ -243,7 +244,7 @@ pub(crate) unsafe fn plane<S: Simd>(x: &[S::E], g: &PoolGeom, r: Reduce, out: &m
                 if !max {
                     acc = S::div(acc, S::load(sc.div.as_ptr().add(ow)));
                 }
-                S::store_first(orow.add(ow), acc, n.min(g.ow - ow));
+                S::store_first(orow.add(ow), acc, n.min(g.out[1] - ow));
             }
         }
     }
@@ -252,7 +253,7 @@ pub(crate) unsafe fn plane<S: Simd>(x: &[S::E], g: &PoolGeom, r: Reduce, out: &m
 /// The plane kernel compiled for each x86 level.
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::super::pool::PoolGeom;
+    use super::super::pool_geom::PoolGeom;
     use super::super::simd::{Avx2, Avx512};
     use super::{Reduce, Scratch, plane};
 
