@@ -90,7 +90,7 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             }
             if x == y {
                 // also the infinities, where x - y would be NaN
-                return x + T::from_f32(std::f32::consts::LN_2);
+                return x + T::from_f64(std::f64::consts::LN_2);
             }
             let (hi, d) = if x > y { (x, y - x) } else { (y, x - y) };
             hi + d.exp().ln_1p()
