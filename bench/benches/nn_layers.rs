@@ -1,6 +1,6 @@
 //! `group_norm` and `scaled_dot_product_attention` (f32) against NumPy compositions
 //! (`bench/py/nn_layers.py`) and candle (candle-nn's `GroupNorm`; matmul, softmax,
-//! matmul for attention), medians of 7 runs each, same inputs.
+//! matmul for attention), medians of at least 8 runs each (after a warm-up), same inputs.
 //!
 //! `cargo bench -p ferrotensor-bench --bench nn_layers` (`FT_BENCH_FILTER=sdpa` or
 //! `group_norm` selects one).
@@ -9,23 +9,13 @@ use candle_core::{Device, Tensor as CTensor};
 use candle_nn::Module;
 use ferrotensor::nn;
 use ferrotensor::prelude::*;
-use ferrotensor_bench::{Table, cpu_line, numpy_times, selected};
-use std::time::Instant;
+use ferrotensor_bench::{Table, cpu_line, numpy_times, selected, time_median};
 
-const RUNS: usize = 7;
+/// Seconds of timing per library and case: ≥ 8 runs for anything under 125 ms.
+const BUDGET: f64 = 1.0;
 
-/// Median seconds of `f` over [`RUNS`] runs after a warm-up.
-fn median(mut f: impl FnMut()) -> f64 {
-    f();
-    let mut ts: Vec<f64> = (0..RUNS)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        })
-        .collect();
-    ts.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    ts[RUNS / 2]
+fn median(f: impl FnMut()) -> f64 {
+    time_median(BUDGET, f)
 }
 
 /// `((i·a + b) mod 17)·0.1 − 0.8` over the flat index, as the NumPy side builds it.
@@ -114,5 +104,5 @@ fn main() {
             format!("{:.1} GFLOP/s", flops / ours / 1e9),
         );
     }
-    t.print("nn layers, f32, median of 7 runs");
+    t.print("nn layers, f32, medians");
 }

@@ -1,20 +1,15 @@
 """NumPy side of the nn_layers benchmark (group_norm, scaled_dot_product_attention as
-NumPy compositions): prints `case<TAB>median seconds` (median of 7 runs after a warm-up).
+NumPy compositions): prints `case<TAB>median seconds` (medians after a warm-up, as the Rust side).
 Inputs are the same deterministic values as bench/benches/nn_layers.rs builds."""
 import os
-import time
 
 import numpy as np
+from benchtime import median_time
 
-RUNS = 7
 
-
-def median7(f):
-    f()
-    ts = []
-    for _ in range(RUNS):
-        t = time.perf_counter(); f(); ts.append(time.perf_counter() - t)
-    return sorted(ts)[RUNS // 2]
+def median(f):
+    """Median seconds over >= 8 runs for anything under 125 ms (as the Rust side)."""
+    return median_time(f, 1.0)
 
 
 def selected(name):
@@ -41,7 +36,7 @@ if selected("group_norm"):
         y = ((xr - mean) / np.sqrt(var + np.float32(1e-5))).reshape(N, C, H, W)
         return y * w[None, :, None, None] + b[None, :, None, None]
 
-    print(f"group_norm\t{median7(group_norm)}")
+    print(f"group_norm\t{median(group_norm)}")
 
 if selected("sdpa"):
     B, Hd, L, E = 8, 8, 512, 64
@@ -56,4 +51,4 @@ if selected("sdpa"):
         s /= s.sum(-1, keepdims=True)
         return s @ v
 
-    print(f"sdpa\t{median7(sdpa)}")
+    print(f"sdpa\t{median(sdpa)}")

@@ -28,7 +28,7 @@ pub fn glu<T: Float, S: Storage<Elem = T>, D: Dimension>(x: &TensorBase<S, D>, a
     let ax = crate::layout::transform::normalize_axis(axis, x.ndim(), OP)
         .map_err(|e| Error::axis(OP, format!("{e} (input shape {})", fmt_shape(x.shape()))))?;
     let shape = x.shape().to_vec();
-    if shape[ax] % 2 != 0 {
+    if !shape[ax].is_multiple_of(2) {
         return Err(Error::shape(
             OP,
             format!(

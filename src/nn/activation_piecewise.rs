@@ -100,7 +100,7 @@ pub fn softshrink<T: Float, S: Storage<Elem = T>, D: Dimension>(
     x: &TensorBase<S, D>,
     lambd: f64,
 ) -> Result<Tensor<T, D>> {
-    if !(lambd >= 0.0) {
+    if lambd.is_nan() || lambd < 0.0 {
         return Err(Error::value(
             "softshrink",
             format!("lambda must be >= 0, got {lambd} (input {})", fmt_shape(x.shape())),
@@ -110,10 +110,10 @@ pub fn softshrink<T: Float, S: Storage<Elem = T>, D: Dimension>(
         v - l
     } else if v < -l {
         v + l
-    } else if v == v {
-        0.0
-    } else {
+    } else if v.is_nan() {
         v
+    } else {
+        0.0
     });
     Ok(with_params(x, lambd, 0.0, k32, k64))
 }

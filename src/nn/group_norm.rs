@@ -40,7 +40,7 @@ pub fn group_norm<T: Float, S: Storage<Elem = T>, D: Dimension>(
 ) -> Result<Tensor<T, D>> {
     const OP: &str = "group_norm";
     let c = channels(OP, x.shape())?;
-    if num_groups == 0 || c % num_groups != 0 {
+    if num_groups == 0 || !c.is_multiple_of(num_groups) {
         return Err(Error::shape(
             OP,
             format!(
