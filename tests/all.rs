@@ -36,6 +36,7 @@ mod manip_sort;
 mod matmul;
 mod memory;
 mod nn_breadth_conv;
+mod nn_breadth_layers;
 mod nn_conv;
 mod nn_golden;
 mod nn_ops;

@@ -17,6 +17,9 @@
 //! | adaptive pooling | [`adaptive_avg_pool1d`], [`adaptive_avg_pool3d`], [`adaptive_max_pool1d`], [`adaptive_max_pool2d`], [`adaptive_max_pool3d`] |
 //! | sliding blocks | [`unfold`] (im2col), [`fold`] (col2im) |
 //! | activations | [`relu`], [`relu6`], [`leaky_relu`], [`elu`], [`hardsigmoid`], [`hardswish`], [`sigmoid`], [`silu`], [`gelu`], [`gelu_tanh`], [`tanh`] |
+//! | more activations | [`selu`], [`celu`], [`mish`], [`glu`], [`prelu`], [`softsign`], [`softmin`], [`softplus`], [`tanhshrink`], [`threshold`], [`hardtanh`], [`log_sigmoid`], [`hardshrink`], [`softshrink`] |
+//! | normalisation and layers | [`group_norm`], [`instance_norm`], [`embedding`], [`one_hot`], [`scaled_dot_product_attention`] |
+//! | resizing and sampling | [`interpolate`] (bicubic, antialias), [`grid_sample`], [`affine_grid`] |
 //!
 //! `f32` convolutions on AVX-512 CPUs run a direct kernel over a stride-phase-split copy
 //! of the input (no im2col matrix); other convolutions are lowered to GEMM (the `gemm`
@@ -35,6 +38,10 @@
 //! ```
 
 mod activation;
+mod activation_gated;
+mod activation_piecewise;
+mod activation_smooth;
+mod attention;
 mod chw;
 mod chw_fill;
 mod conv;
@@ -50,9 +57,13 @@ mod conv_plan;
 mod conv_store;
 mod conv_transpose;
 mod conv_transpose_nd;
+mod embedding;
 mod epilogue;
 mod flatten;
+mod grid_sample;
+mod group_norm;
 mod im2col;
+mod interpolate;
 mod linear;
 mod norm;
 mod norm_layer;
@@ -78,14 +89,22 @@ mod winograd_tests;
 mod winograd_transform;
 
 pub use activation::{elu, gelu, gelu_tanh, hardsigmoid, hardswish, leaky_relu, relu, relu6, sigmoid, silu, tanh};
+pub use activation_gated::{glu, prelu, softmin};
+pub use activation_piecewise::{hardshrink, hardtanh, softshrink, threshold};
+pub use activation_smooth::{celu, log_sigmoid, mish, selu, softplus, softsign, tanhshrink};
+pub use attention::{AttnMask, scaled_dot_product_attention};
 pub use chw::ChwTensor;
 pub use conv::{Conv1dArgs, Conv2dArgs, conv1d, conv2d};
 pub use conv_layer::Conv2d;
 pub use conv_transpose::{ConvTranspose2dArgs, conv_transpose2d};
 pub use conv_transpose_nd::{ConvTranspose1dArgs, ConvTranspose3dArgs, conv_transpose1d, conv_transpose3d};
 pub use conv3d::{Conv3dArgs, conv3d};
+pub use embedding::{embedding, one_hot};
 pub use epilogue::Activation;
 pub use flatten::flatten;
+pub use grid_sample::{GridPadding, GridSampleMode, affine_grid, grid_sample};
+pub use group_norm::{group_norm, instance_norm};
+pub use interpolate::{InterpolateMode, interpolate};
 pub use linear::{Linear, linear};
 pub use norm::{batch_norm, layer_norm, rms_norm};
 pub use norm_layer::BatchNorm2d;

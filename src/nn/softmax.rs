@@ -73,9 +73,15 @@ fn run<T: Float, S: Storage<Elem = T>, D: Dimension>(
 }
 
 /// Element types with vectorised row kernels.
-trait RowFloat: Float + VMath {}
+pub(super) trait RowFloat: Float + VMath {}
 impl RowFloat for f32 {}
 impl RowFloat for f64 {}
+
+/// Softmax of consecutive rows of `n` elements of `x` into `out`, on the calling thread
+/// (the fused row kernel of [`softmax`], for callers that tile their own rows).
+pub(super) fn softmax_rows<E: RowFloat>(x: &[E], out: &mut [E], n: usize) {
+    Level::detect().rows(x, out, n, false, &mut [])
+}
 
 /// Elements per parallel task.
 const TASK_ELEMS: usize = 1 << 15;

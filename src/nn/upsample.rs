@@ -88,33 +88,7 @@ fn run<T: Float, S: Storage<Elem = T>, D: Dimension>(
     op: &'static str,
 ) -> Result<Tensor<T, D>> {
     let [n, c, h, w] = dims::<4>(x.shape(), op, "input (N, C, H, W)")?;
-    let (out, scales) = match size {
-        Resize::Size(s) => (s, [None, None]),
-        Resize::Scale(f) => {
-            if !f.iter().all(|v| v.is_finite() && *v > 0.0) {
-                return Err(Error::value(
-                    op,
-                    format!(
-                        "scale factors must be positive and finite, got {f:?} (input {})",
-                        fmt_shape(x.shape())
-                    ),
-                ));
-            }
-            (
-                [(h as f64 * f[0]).floor() as usize, (w as f64 * f[1]).floor() as usize],
-                [Some(f[0]), Some(f[1])],
-            )
-        }
-    };
-    if h == 0 || w == 0 || out.contains(&0) {
-        return Err(Error::shape(
-            op,
-            format!(
-                "input {} and output size {out:?} must be nonempty",
-                fmt_shape(x.shape())
-            ),
-        ));
-    }
+    let (out, scales) = resolve(size, x.shape(), op)?;
     let data = contiguous(x);
     let job = Job {
         planes: n * c,
@@ -133,6 +107,37 @@ fn run<T: Float, S: Storage<Elem = T>, D: Dimension>(
     Ok(owned_dim(res, &[n, c, out[0], out[1]]))
 }
 
+/// The output size and the scale factors (when given) of a resize of a 4-D input, or
+/// `Err` for a non-positive scale or an empty input or output.
+pub(super) fn resolve(size: Resize, shape: &[usize], op: &'static str) -> Result<([usize; 2], [Option<f64>; 2])> {
+    let (h, w) = (shape[2], shape[3]);
+    let (out, scales) = match size {
+        Resize::Size(s) => (s, [None, None]),
+        Resize::Scale(f) => {
+            if !f.iter().all(|v| v.is_finite() && *v > 0.0) {
+                return Err(Error::value(
+                    op,
+                    format!(
+                        "scale factors must be positive and finite, got {f:?} (input {})",
+                        fmt_shape(shape)
+                    ),
+                ));
+            }
+            (
+                [(h as f64 * f[0]).floor() as usize, (w as f64 * f[1]).floor() as usize],
+                [Some(f[0]), Some(f[1])],
+            )
+        }
+    };
+    if h == 0 || w == 0 || out.contains(&0) {
+        return Err(Error::shape(
+            op,
+            format!("input {} and output size {out:?} must be nonempty", fmt_shape(shape)),
+        ));
+    }
+    Ok((out, scales))
+}
+
 struct Job {
     planes: usize,
     inp: [usize; 2],
@@ -142,7 +147,7 @@ struct Job {
 }
 
 /// PyTorch's `compute_scales_value`: `1 / factor` if given, else `in / out`.
-fn scale_value<E: Float>(factor: Option<f64>, inp: usize, out: usize) -> E {
+pub(super) fn scale_value<E: Float>(factor: Option<f64>, inp: usize, out: usize) -> E {
     match factor {
         Some(f) => E::from_f64(1.0 / f),
         None => E::from_usize(inp) / E::from_usize(out),

@@ -211,3 +211,19 @@ pub(crate) fn valid_range(off: isize, s: usize, limit: usize, count: usize) -> (
     let lo = lo.min(count);
     (lo, hi.clamp(lo, count))
 }
+
+/// `f32k` or `f64k` on the elements as their native type (other float types through
+/// `f32`), returning the result as `T`.
+pub(crate) fn native_float<T: Float>(
+    data: &[T],
+    f32k: impl FnOnce(&[f32]) -> Vec<f32>,
+    f64k: impl FnOnce(&[f64]) -> Vec<f64>,
+) -> Vec<T> {
+    if let Some(xs) = cast_slice::<T, f32>(data) {
+        cast_vec(f32k(xs)).unwrap_or_else(|_| unreachable!("T is f32"))
+    } else if let Some(xs) = cast_slice::<T, f64>(data) {
+        cast_vec(f64k(xs)).unwrap_or_else(|_| unreachable!("T is f64"))
+    } else {
+        from_f32(&f32k(&to_f32(data)))
+    }
+}
