@@ -135,16 +135,25 @@ fn main() {
 /// against candle-nn and NumPy) and along axis 0 (strided, tiled), as a fraction of
 /// the one-read-one-write limit: the STREAM triad of the same run (3 arrays moved)
 /// scaled to 2 arrays.
-fn softmax_cases(t: &mut Table, np: &std::collections::BTreeMap<String, f64>, dev: &candle_core::Device) {
+fn softmax_cases(
+    t: &mut Table,
+    np: &std::collections::BTreeMap<String, f64>,
+    dev: &candle_core::Device,
+) {
     let n = 4096;
     let x = Tensor::<f32, _>::from_shape_fn([n, n], |i| {
         ((i[0] * 7 + i[1] * 13) % 1000) as f32 * 0.01 - 5.0
     });
     let triad = triad_gbs(256 << 20);
-    println!("STREAM triad (256 MB, all threads, best of ordinary and streaming stores): {triad:.1} GB/s");
+    println!(
+        "STREAM triad (256 MB, all threads, best of ordinary and streaming stores): {triad:.1} GB/s"
+    );
     let note = |s: f64| {
         let g = 2.0 * (n * n * 4) as f64 / s / 1e9;
-        format!("{g:.1} GB/s (read + write) = {:.0} % of the triad", 100.0 * g / triad)
+        format!(
+            "{g:.1} GB/s (read + write) = {:.0} % of the triad",
+            100.0 * g / triad
+        )
     };
     let med = |f: &dyn Fn()| time_median(2.0, f);
     let ours = med(&|| {
@@ -157,7 +166,10 @@ fn softmax_cases(t: &mut Table, np: &std::collections::BTreeMap<String, f64>, de
     t.add(
         "softmax f32 [4096,4096] last axis",
         ours,
-        vec![("candle-nn", Some(candle)), ("numpy", np.get("softmax").copied())],
+        vec![
+            ("candle-nn", Some(candle)),
+            ("numpy", np.get("softmax").copied()),
+        ],
         note(ours),
     );
     let ours = med(&|| {
@@ -169,7 +181,10 @@ fn softmax_cases(t: &mut Table, np: &std::collections::BTreeMap<String, f64>, de
     t.add(
         "log_softmax f32 [4096,4096] last axis",
         ours,
-        vec![("candle-nn", Some(candle)), ("numpy", np.get("log_softmax").copied())],
+        vec![
+            ("candle-nn", Some(candle)),
+            ("numpy", np.get("log_softmax").copied()),
+        ],
         note(ours),
     );
     let ours = med(&|| {

@@ -197,7 +197,14 @@ mod x86 {
     /// # Safety
     /// `crate::cpu::isa()` is `Avx512`; the contract of [`rows_body`].
     #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
-    pub(super) unsafe fn rows_avx512<E: RowFloat>(x: &[E], out: *mut Out<E>, n: usize, log: bool, st: bool, s: &mut [E]) {
+    pub(super) unsafe fn rows_avx512<E: RowFloat>(
+        x: &[E],
+        out: *mut Out<E>,
+        n: usize,
+        log: bool,
+        st: bool,
+        s: &mut [E],
+    ) {
         // SAFETY: the caller's guarantee, passed on.
         unsafe { rows_body(x, out, n, log, st, s) }
     }
@@ -272,6 +279,9 @@ fn sum_of<E: Float>(x: &[E]) -> E {
     fold_lanes(x, E::zero(), |a, v| a + v)
 }
 
+/// Elements per step of the row pass that prefetches the next row.
+const PF_CHUNK: usize = 64;
+
 /// An output element not yet written.
 type Out<E> = std::mem::MaybeUninit<E>;
 
@@ -288,8 +298,13 @@ unsafe fn rows_body<E: RowFloat>(x: &[E], out: *mut Out<E>, n: usize, log: bool,
     let s = &mut scratch[..n];
     for (r, xr) in x.chunks_exact(n).enumerate() {
         let m = max_of(xr);
-        for (o, &v) in s.iter_mut().zip(xr) {
-            *o = v - m;
+        // The next row's lines are requested while this one is computed from cache, so
+        // memory and arithmetic overlap (the max pass is the only read from memory).
+        for (c, (o, xs)) in s.chunks_mut(PF_CHUNK).zip(xr.chunks(PF_CHUNK)).enumerate() {
+            crate::iter::stream::prefetch(x, (r + 1) * n + c * PF_CHUNK, PF_CHUNK);
+            for (o, &v) in o.iter_mut().zip(xs) {
+                *o = v - m;
+            }
         }
         E::exp_inplace(s);
         let sum = sum_of(s);
@@ -417,12 +432,18 @@ mod tests {
             let want = naive(&x, outer, n, inner, log);
             let got = compute(&x, outer, n, inner, log);
             for (g, w) in got.iter().zip(&want) {
-                assert!((g - w).abs() <= 1e-12 * (1.0 + w.abs()), "f64 {outer}x{n}x{inner} log={log}: {g} vs {w}");
+                assert!(
+                    (g - w).abs() <= 1e-12 * (1.0 + w.abs()),
+                    "f64 {outer}x{n}x{inner} log={log}: {g} vs {w}"
+                );
             }
             let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
             let got = compute(&x32, outer, n, inner, log);
             for (g, w) in got.iter().zip(&want) {
-                assert!((*g as f64 - w).abs() <= 2e-5 * (1.0 + w.abs()), "f32 {outer}x{n}x{inner} log={log}: {g} vs {w}");
+                assert!(
+                    (*g as f64 - w).abs() <= 2e-5 * (1.0 + w.abs()),
+                    "f32 {outer}x{n}x{inner} log={log}: {g} vs {w}"
+                );
             }
         }
     }
@@ -461,13 +482,23 @@ mod tests {
         let mut b = a.to_owned();
         b[&[2, 4][..]] = f32::NAN;
         for log in [false, true] {
-            let y = if log { crate::nn::log_softmax(&b, 1) } else { crate::nn::softmax(&b, 1) }.unwrap();
+            let y = if log {
+                crate::nn::log_softmax(&b, 1)
+            } else {
+                crate::nn::softmax(&b, 1)
+            }
+            .unwrap();
             for r in 0..6 {
                 for c in 0..9 {
                     assert_eq!(y[&[r, c][..]].is_nan(), r == 2, "log={log} ({r}, {c})");
                 }
             }
-            let y = if log { crate::nn::log_softmax(&b, 0) } else { crate::nn::softmax(&b, 0) }.unwrap();
+            let y = if log {
+                crate::nn::log_softmax(&b, 0)
+            } else {
+                crate::nn::softmax(&b, 0)
+            }
+            .unwrap();
             for r in 0..6 {
                 for c in 0..9 {
                     assert_eq!(y[&[r, c][..]].is_nan(), c == 4, "log={log} ({r}, {c})");
