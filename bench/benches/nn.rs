@@ -2,11 +2,12 @@
 //! the gemm crate's large-matmul rate, conv3d against the gemm crate's rate on the
 //! same M, N, K, softmax against candle-nn and NumPy.
 //!
-//! `cargo bench -p ferrotensor-bench --bench nn`
+//! `cargo bench -p ferrotensor-bench --bench nn`; `FT_BENCH_FILTER=softmax` (or `conv`,
+//! `gemm`) runs only the cases whose names contain one of the comma-separated parts.
 
 use ferrotensor::nn::{self, Conv2dArgs};
 use ferrotensor::prelude::*;
-use ferrotensor_bench::{Table, numpy_times, time_min};
+use ferrotensor_bench::{Table, numpy_times, selected, time_median, time_min, triad_gbs};
 use rand::SeedableRng;
 
 /// Seconds and GFLOP/s of the gemm crate on an `m × k` by `k × n` f32 matmul with all
@@ -79,14 +80,21 @@ fn conv3d_case(t: &mut Table, rng: &mut rand::rngs::StdRng) {
 fn main() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(0);
     let np = numpy_times("nn.py");
-    let (gemm_t, gemm_gflops) = gemm_rate(2048, 2048, 2048);
+    println!("{}", ferrotensor_bench::cpu_line());
     let mut t = Table::default();
-    t.add(
-        "gemm crate f32 2048³ (reference rate)",
-        gemm_t,
-        vec![],
-        format!("{gemm_gflops:.1} GFLOP/s"),
-    );
+    let (gemm_t, gemm_gflops) = if selected("gemm") || selected("conv") {
+        gemm_rate(2048, 2048, 2048)
+    } else {
+        (f64::NAN, f64::NAN)
+    };
+    if selected("gemm") {
+        t.add(
+            "gemm crate f32 2048³ (reference rate)",
+            gemm_t,
+            vec![],
+            format!("{gemm_gflops:.1} GFLOP/s"),
+        );
+    }
     let cases = [
         (
             "conv2d (8,64,56,56)×(64,64,3,3) p1",
@@ -105,6 +113,9 @@ fn main() {
     ];
     let dev = candle_core::Device::Cpu;
     for (name, xs, ws, s, p) in cases {
+        if !selected(name) {
+            continue;
+        }
         let x = Tensor::<f32, _>::randn(xs, &mut rng);
         let w = Tensor::<f32, _>::randn(ws, &mut rng);
         let args = Conv2dArgs {
@@ -146,19 +157,47 @@ fn main() {
             ),
         );
     }
-    conv3d_case(&mut t, &mut rng);
+    if selected("conv") {
+        conv3d_case(&mut t, &mut rng);
+    }
+    if selected("softmax") {
+        softmax_cases(&mut t, &np, &dev);
+    }
+    t.print("nn, f32");
+}
+
+/// Softmax and log-softmax of f32 [4096, 4096] along the last axis (rows of 16 KiB,
+/// against candle-nn and NumPy) and along axis 0 (strided, tiled), as a fraction of
+/// the one-read-one-write limit: the STREAM triad of the same run (3 arrays moved)
+/// scaled to 2 arrays.
+fn softmax_cases(
+    t: &mut Table,
+    np: &std::collections::BTreeMap<String, f64>,
+    dev: &candle_core::Device,
+) {
     let n = 4096;
     let x = Tensor::<f32, _>::from_shape_fn([n, n], |i| {
         ((i[0] * 7 + i[1] * 13) % 1000) as f32 * 0.01 - 5.0
     });
-    let ours = time_min(2.0, || {
+    let triad = triad_gbs(256 << 20);
+    println!(
+        "STREAM triad (256 MB, all threads, best of ordinary and streaming stores): {triad:.1} GB/s"
+    );
+    let note = |s: f64| {
+        let g = 2.0 * (n * n * 4) as f64 / s / 1e9;
+        format!(
+            "{g:.1} GB/s (read + write) = {:.0} % of the triad",
+            100.0 * g / triad
+        )
+    };
+    let med = |f: &dyn Fn()| time_median(2.0, f);
+    let ours = med(&|| {
         std::hint::black_box(nn::softmax(&x, -1).unwrap());
     });
-    let cx = candle_core::Tensor::from_slice(x.as_slice().unwrap(), (n, n), &dev).unwrap();
-    let candle = time_min(2.0, || {
+    let cx = candle_core::Tensor::from_slice(x.as_slice().unwrap(), (n, n), dev).unwrap();
+    let candle = med(&|| {
         std::hint::black_box(candle_nn::ops::softmax_last_dim(&cx).unwrap());
     });
-    let gbs = 2.0 * (n * n * 4) as f64 / ours / 1e9;
     t.add(
         "softmax f32 [4096,4096] last axis",
         ours,
@@ -166,7 +205,30 @@ fn main() {
             ("candle-nn", Some(candle)),
             ("numpy", np.get("softmax").copied()),
         ],
-        format!("{gbs:.1} GB/s (read + write)"),
+        note(ours),
     );
-    t.print("nn, f32");
+    let ours = med(&|| {
+        std::hint::black_box(nn::log_softmax(&x, -1).unwrap());
+    });
+    let candle = med(&|| {
+        std::hint::black_box(candle_nn::ops::log_softmax(&cx, 1).unwrap());
+    });
+    t.add(
+        "log_softmax f32 [4096,4096] last axis",
+        ours,
+        vec![
+            ("candle-nn", Some(candle)),
+            ("numpy", np.get("log_softmax").copied()),
+        ],
+        note(ours),
+    );
+    let ours = med(&|| {
+        std::hint::black_box(nn::softmax(&x, 0).unwrap());
+    });
+    t.add(
+        "softmax f32 [4096,4096] axis 0",
+        ours,
+        vec![("numpy", np.get("softmax_0").copied())],
+        note(ours),
+    );
 }

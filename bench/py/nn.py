@@ -17,4 +17,16 @@ def softmax():
     return e / e.sum(-1, keepdims=True)
 
 
+def log_softmax():
+    d = x - x.max(-1, keepdims=True)
+    return d - np.log(np.exp(d).sum(-1, keepdims=True))
+
+
+def softmax_0():
+    e = np.exp(x - x.max(0, keepdims=True))
+    return e / e.sum(0, keepdims=True)
+
+
 print(f"softmax\t{min_time(softmax, 2.0)}")
+print(f"log_softmax\t{min_time(log_softmax, 2.0)}")
+print(f"softmax_0\t{min_time(softmax_0, 2.0)}")

@@ -83,6 +83,24 @@ pub(crate) unsafe fn store_run<O: Copy>(dst: *mut MaybeUninit<O>, src: &[O], str
     }
 }
 
+/// [`store_run`] of written but not yet typed elements (for callers whose element type
+/// is not `Copy`: the bytes are moved, and the source is not used afterwards).
+///
+/// # Safety
+/// As [`store_run`]; every element of `src` initialised, and `src` not read or
+/// dropped as `O` afterwards.
+#[inline(always)]
+pub(crate) unsafe fn store_run_moved<O>(dst: *mut MaybeUninit<O>, src: &[MaybeUninit<O>], stream: bool) {
+    // SAFETY: guaranteed by the caller; `src` is a separate slice.
+    unsafe {
+        if stream {
+            copy_streaming(dst as *mut u8, src.as_ptr() as *const u8, std::mem::size_of_val(src));
+        } else {
+            std::ptr::copy_nonoverlapping(src.as_ptr(), dst, src.len());
+        }
+    }
+}
+
 /// Copies `bytes` from `src` to `dst` with non-temporal stores for the 16-byte
 /// aligned middle part.
 ///

@@ -25,6 +25,12 @@ pub(crate) fn tile_buf<T>() -> TileBuf<T> {
 /// Every element of the tile must be readable through `p`.
 #[inline(always)]
 pub(crate) unsafe fn stage<T: Copy>(p: *const T, rs: isize, cs: isize, rows: usize, cols: usize, buf: &mut TileBuf<T>) {
+    // A full tile of a transposed operand: whole-line loads and in-register transposes
+    // (the scalar column loop below costs most of a transposed binary operation).
+    // SAFETY: the tile is readable (caller).
+    if rs == 1 && rows == TILE && cols == TILE && unsafe { super::transpose::stage_tile(p, cs, buf) } {
+        return;
+    }
     // SAFETY: guaranteed by the caller; buffer indices are below TILE².
     unsafe {
         if cs.unsigned_abs() <= rs.unsigned_abs() {

@@ -51,6 +51,42 @@ pub(crate) fn transpose_copy<T: Copy + Send + Sync>(shape: &[usize], a: Src<'_, 
     Some(unsafe { crate::memory::alloc::assume_init_vec(out) })
 }
 
+/// Stages the full `TILE`×`TILE` tile whose element `(i, c)` is at `p + i + c·cs`
+/// (a transposed operand: unit stride down the tile's rows, `cs > 0`) into `buf`
+/// (`buf[i·TILE + c]`) with the in-register block transposes of [`transpose_copy`]:
+/// each source column is read as whole cache lines. Returns `false`, doing nothing,
+/// unless the elements are 4 or 8 bytes and the CPU has AVX-512.
+///
+/// # Safety
+/// Every element of the tile must be readable through `p`.
+#[inline(always)]
+pub(super) unsafe fn stage_tile<T: Copy>(p: *const T, cs: isize, buf: &mut super::tile::TileBuf<T>) -> bool {
+    use super::tile::TILE;
+    let elem = size_of::<T>();
+    if !(elem == 4 || elem == 8) || cs <= 0 || !avx512() {
+        return false;
+    }
+    let b = 64 / elem;
+    let d0 = buf.as_mut_ptr() as *mut u8;
+    for c0 in (0..TILE).step_by(b) {
+        for i0 in (0..TILE).step_by(b) {
+            // SAFETY: the block's `b` source columns of `b` elements lie inside the tile
+            // (caller); its `b` destination rows of 64 bytes lie inside `buf` (i0 + b
+            // and c0 + b are at most TILE); `avx512()` checked the CPU.
+            unsafe {
+                let s = p.offset(i0 as isize + c0 as isize * cs) as *const u8;
+                let d = d0.add((i0 * TILE + c0) * elem);
+                if elem == 4 {
+                    x86::block16(s, cs as usize * 4, d, TILE * 4, false);
+                } else {
+                    x86::block8(s, cs as usize * 8, d, TILE * 8, false);
+                }
+            }
+        }
+    }
+    true
+}
+
 fn avx512() -> bool {
     cfg!(all(target_arch = "x86_64", not(miri))) && crate::cpu::isa() == crate::cpu::Isa::Avx512
 }
@@ -342,6 +378,35 @@ mod tests {
             assert!(should_stream::<f32>(mr * mc));
             assert_eq!(got, reference(&buf, &shape, &strides, 0));
         }
+    }
+
+    /// The tile staging of transposed operands (binary ops with `b.t()`) against the
+    /// naive gather, for 4- and 8-byte elements.
+    #[test]
+    #[cfg_attr(miri, ignore = "the AVX-512 kernel never runs under Miri")]
+    fn staged_tiles_match_a_naive_gather() {
+        use super::super::tile::{TILE, tile_buf, tile_row};
+        fn one<T: Copy + PartialEq + std::fmt::Debug>(make: impl Fn(usize) -> T) {
+            for cs in [TILE as isize, 37, 4096] {
+                let buf: Vec<T> = (0..cs as usize * TILE + 3).map(&make).collect();
+                let mut tb = tile_buf::<T>();
+                // SAFETY: the tile (i + c·cs + 3 for i, c < TILE) lies inside `buf`.
+                if unsafe { stage_tile(buf.as_ptr().add(3), cs, &mut tb) } {
+                    for i in 0..TILE {
+                        // SAFETY: `stage_tile` wrote the whole tile.
+                        let row = unsafe { tile_row(&tb, i, TILE) };
+                        let want: Vec<T> = (0..TILE).map(|c| buf[3 + i + c * cs as usize]).collect();
+                        assert_eq!(row, &want[..], "row {i}, column stride {cs}");
+                    }
+                } else {
+                    assert!(!avx512() || size_of::<T>() == 2);
+                }
+            }
+        }
+        one(|i| i as f32 * 0.5);
+        one(|i| i as f64 - 7.0);
+        one(|i| i as u32);
+        one(|i| i as u16);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 pub(crate) use super::operand::{Dst, Src, c_strides};
 use super::operand::{ReadPtr, SendPtr};
-use super::stream::{should_stream, stream_run};
+use super::stream::{fence, should_stream, store_run_moved, stream_run};
 use super::tile::{TILE, stage, tile_buf, tile_row};
 use super::{Plan, check_plan_bounds, threshold};
 use crate::memory::alloc::{assume_init_vec, uninit_vec};
@@ -272,19 +272,28 @@ pub(crate) fn zip_new<A: Copy + Sync, B: Copy + Sync, O: Send>(
     );
     if let Some(r) = plan.tile_axis(TILE).filter(|_| so == 1) {
         let [ro, ra, rb] = std::array::from_fn(|k| plan.outer_strides[k][r]);
+        // Large outputs: each tile row (whole cache lines when aligned) is streamed, so
+        // the line-strided writes of the column-block walk are not read first.
+        let stream = should_stream::<O>(plan.len());
         plan.par_for_each_tile(threshold(1), TILE, r, |[oo, ao, bo], rows, cols| {
             let (mut ba, mut bb) = (tile_buf::<A>(), tile_buf::<B>());
-            // SAFETY: as in `map_new_cost`.
+            // SAFETY: as in `map_new_cost`; each output row of the tile (owned by this
+            // task alone) is written once from `row`, whose first `cols` entries were
+            // just written.
             unsafe {
                 stage(ap.at(ao), ra, sa, rows, cols, &mut ba);
                 stage(bp.at(bo), rb, sb, rows, cols, &mut bb);
+                let mut row: [MaybeUninit<O>; TILE] = [const { MaybeUninit::uninit() }; TILE];
                 for i in 0..rows {
-                    let o = std::slice::from_raw_parts_mut(op.get().offset(oo + i as isize * ro), cols);
                     let (x, y) = (tile_row(&ba, i, cols), tile_row(&bb, i, cols));
-                    for ((d, &p), &q) in o.iter_mut().zip(x).zip(y) {
+                    for ((d, &p), &q) in row.iter_mut().zip(x).zip(y) {
                         d.write(f(p, q));
                     }
+                    store_run_moved(op.get().offset(oo + i as isize * ro), &row[..cols], stream);
                 }
+            }
+            if stream {
+                fence();
             }
         });
         // SAFETY: the tiles cover every element of the row-major output exactly once.

@@ -138,3 +138,31 @@ fn contiguous_fast_path_serial_and_split() {
     let got = zip_new(&shape, Src::new(&a, &st, 1), Src::new(&b, &st, 10), |x, y| x + y);
     assert_eq!(got, (0..90).map(|i| (i + 1) + 2 * (i + 10)).collect::<Vec<i32>>());
 }
+
+/// A binary op with one transposed operand and an output large enough to be streamed
+/// (tiles staged with the in-register transposes, rows written with streaming stores),
+/// f32 and f64, against the naive index computation.
+#[test]
+#[cfg_attr(miri, ignore = "32 MiB output; the streamed path never runs under Miri")]
+fn transposed_operand_with_a_streamed_output() {
+    fn one<T: Copy + Send + Sync + PartialEq + std::fmt::Debug + std::ops::Add<Output = T>>(make: impl Fn(usize) -> T) {
+        let (r, c) = (2051usize, 4099usize);
+        assert!(crate::iter::stream::should_stream::<T>(r * c));
+        let a: Vec<T> = (0..r * c).map(&make).collect();
+        let b: Vec<T> = (0..r * c).map(|i| make(i * 3 + 1)).collect();
+        // a row-major [r, c]; b a [c, r] buffer viewed transposed.
+        let got = zip_new(
+            &[r, c],
+            Src::new(&a, &[c as isize, 1], 0),
+            Src::new(&b, &[1, r as isize], 0),
+            |x, y| x + y,
+        );
+        for i in (0..r).step_by(7) {
+            for j in 0..c {
+                assert_eq!(got[i * c + j], a[i * c + j] + b[j * r + i], "({i}, {j})");
+            }
+        }
+    }
+    one(|i| (i % 1000) as f32 * 0.25);
+    one(|i| (i % 977) as f64 - 3.5);
+}

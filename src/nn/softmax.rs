@@ -85,47 +85,58 @@ pub(super) fn softmax_rows<E: RowFloat>(x: &[E], out: &mut [E], n: usize) {
 
 /// Elements per parallel task.
 const TASK_ELEMS: usize = 1 << 15;
-/// Columns per block along a non-last axis.
+/// Columns per block along a non-last axis: pieces of 2 KiB (f32) per row, long
+/// enough for the hardware prefetcher; narrower blocks (one line per row) measured
+/// 8 % of the triad on Zen 5.
 const COL_BLOCK: usize = 512;
+/// Bytes of a group of rows of a column block, whose maximum is taken before their
+/// exponentials are summed (the group is then re-read from L1/L2, not memory).
+const GROUP_BYTES: usize = 64 << 10;
 
 fn compute<E: RowFloat>(x: &[E], outer: usize, n: usize, inner: usize, log: bool) -> Vec<E> {
-    let mut out = vec![E::zero(); x.len()];
     if x.is_empty() {
-        return out;
+        return Vec::new();
     }
+    let mut out = crate::memory::alloc::uninit_vec::<E>(x.len());
     let optr = SendPtr(out.as_mut_ptr());
     let level = Level::detect();
     if inner == 1 {
         let rows_per = (TASK_ELEMS / n).max(1);
+        let stream = crate::iter::stream::should_stream::<E>(x.len());
         par_tasks(
             outer.div_ceil(rows_per),
-            || vec![E::zero(); if log { n } else { 0 }],
+            || vec![E::zero(); n],
             |scratch, t| {
                 let (r0, r1) = (t * rows_per, ((t + 1) * rows_per).min(outer));
-                // SAFETY: rows r0..r1 of `out`; tasks own disjoint row ranges.
-                let o = unsafe { std::slice::from_raw_parts_mut(optr.get().add(r0 * n), (r1 - r0) * n) };
-                level.rows(&x[r0 * n..r1 * n], o, n, log, scratch);
+                // SAFETY: rows r0..r1 of `out` (inside it: r1 <= outer); tasks own
+                // disjoint row ranges.
+                unsafe { level.rows(&x[r0 * n..r1 * n], optr.get().add(r0 * n), n, log, stream, scratch) };
             },
         );
     } else {
-        let blocks = inner.div_ceil(COL_BLOCK);
+        let cb = COL_BLOCK;
+        let blocks = inner.div_ceil(cb);
+        let stream = crate::iter::stream::should_stream::<E>(x.len());
         par_tasks(
             outer * blocks,
-            || vec![E::zero(); 3 * COL_BLOCK],
+            || vec![E::zero(); 4 * cb],
             |scratch, t| {
                 let (o, b) = (t / blocks, t % blocks);
-                let (j0, j1) = (b * COL_BLOCK, ((b + 1) * COL_BLOCK).min(inner));
+                let (j0, j1) = (b * cb, ((b + 1) * cb).min(inner));
                 let base = o * n * inner + j0;
                 let span = (n - 1) * inner + (j1 - j0);
                 let xb = &x[base..base + span];
                 // SAFETY: `base + span <= out.len()` (same extent as `xb`); the kernel
                 // writes only this task's columns j0..j1 of slab `o`, which no other
                 // task touches.
-                unsafe { level.cols(xb, optr.get().add(base), n, inner, j1 - j0, log, scratch) };
+                unsafe { level.cols(xb, optr.get().add(base), [n, inner, j1 - j0], log, stream, scratch) };
             },
         );
     }
-    out
+    // SAFETY: the tasks together wrote every element: the row tasks every row, the
+    // column tasks every column block of every slab (`cols_body` writes each of its
+    // rows before reading it back).
+    unsafe { crate::memory::alloc::assume_init_vec(out) }
 }
 
 /// The instruction set the row kernels run with.
@@ -149,91 +160,100 @@ impl Level {
         }
     }
 
-    fn rows<E: RowFloat>(self, x: &[E], out: &mut [E], n: usize, log: bool, scratch: &mut [E]) {
+    /// # Safety
+    /// `out..out + x.len()` must be valid for writes and not accessed by anyone else
+    /// during the call.
+    unsafe fn rows<E: RowFloat>(self, x: &[E], out: *mut Out<E>, n: usize, log: bool, stream: bool, s: &mut [E]) {
         match self {
-            // SAFETY: `detect` verified the CPU supports the features the callee enables.
+            // SAFETY: `detect` verified the CPU supports the features the callee
+            // enables; the caller's guarantee on `out`, passed on.
             #[cfg(target_arch = "x86_64")]
-            Level::Avx512 => unsafe { x86::rows_avx512(x, out, n, log, scratch) },
+            Level::Avx512 => unsafe { x86::rows_avx512(x, out, n, log, stream, s) },
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => unsafe { x86::rows_avx2(x, out, n, log, scratch) },
-            Level::Portable => rows_body(x, out, n, log, scratch),
+            Level::Avx2 => unsafe { x86::rows_avx2(x, out, n, log, stream, s) },
+            // SAFETY: the caller's guarantee, passed on.
+            Level::Portable => unsafe { rows_body(x, out, n, log, stream, s) },
         }
     }
 
     /// # Safety
-    /// `out + r·inner + j` must be valid for writes, for `r < n`, `j < w`, and not
-    /// accessed by anyone else during the call.
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn cols<E: RowFloat>(self, x: &[E], out: *mut E, n: usize, inner: usize, w: usize, log: bool, s: &mut [E]) {
+    /// With `g = [n, inner, w]`: `out + r·inner + j` must be valid for writes, for
+    /// `r < n`, `j < w`, and not accessed by anyone else during the call.
+    unsafe fn cols<E: RowFloat>(self, x: &[E], out: *mut Out<E>, g: [usize; 3], log: bool, st: bool, s: &mut [E]) {
         match self {
             // SAFETY: `detect` verified the CPU supports the features the callee enables.
             #[cfg(target_arch = "x86_64")]
-            Level::Avx512 => unsafe { x86::cols_avx512(x, out, n, inner, w, log, s) },
+            Level::Avx512 => unsafe { x86::cols_avx512(x, out, g, log, st, s) },
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => unsafe { x86::cols_avx2(x, out, n, inner, w, log, s) },
+            Level::Avx2 => unsafe { x86::cols_avx2(x, out, g, log, st, s) },
             // SAFETY: the caller's guarantee, passed on.
-            Level::Portable => unsafe { cols_body(x, out, n, inner, w, log, s) },
+            Level::Portable => unsafe { cols_body(x, out, g, log, st, s) },
         }
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{RowFloat, cols_body, rows_body};
+    use super::{Out, RowFloat, cols_body, rows_body};
 
     /// [`rows_body`] for AVX-512.
     ///
     /// # Safety
-    /// `crate::cpu::isa()` is `Avx512`.
+    /// `crate::cpu::isa()` is `Avx512`; the contract of [`rows_body`].
     #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
-    pub(super) unsafe fn rows_avx512<E: RowFloat>(x: &[E], out: &mut [E], n: usize, log: bool, s: &mut [E]) {
-        rows_body(x, out, n, log, s)
+    pub(super) unsafe fn rows_avx512<E: RowFloat>(
+        x: &[E],
+        out: *mut Out<E>,
+        n: usize,
+        log: bool,
+        st: bool,
+        s: &mut [E],
+    ) {
+        // SAFETY: the caller's guarantee, passed on.
+        unsafe { rows_body(x, out, n, log, st, s) }
     }
     /// [`rows_body`] for AVX2.
     ///
     /// # Safety
-    /// `crate::cpu::isa()` is at least `Avx2`.
+    /// `crate::cpu::isa()` is at least `Avx2`; the contract of [`rows_body`].
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn rows_avx2<E: RowFloat>(x: &[E], out: &mut [E], n: usize, log: bool, s: &mut [E]) {
-        rows_body(x, out, n, log, s)
+    pub(super) unsafe fn rows_avx2<E: RowFloat>(x: &[E], out: *mut Out<E>, n: usize, log: bool, st: bool, s: &mut [E]) {
+        // SAFETY: the caller's guarantee, passed on.
+        unsafe { rows_body(x, out, n, log, st, s) }
     }
     /// [`cols_body`] for AVX-512.
     ///
     /// # Safety
     /// `crate::cpu::isa()` is `Avx512`; the contract of [`cols_body`].
     #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
-    #[allow(clippy::too_many_arguments)]
     pub(super) unsafe fn cols_avx512<E: RowFloat>(
         x: &[E],
-        out: *mut E,
-        n: usize,
-        inner: usize,
-        w: usize,
+        out: *mut Out<E>,
+        g: [usize; 3],
         log: bool,
+        st: bool,
         s: &mut [E],
     ) {
         // SAFETY: the caller's guarantee, passed on.
-        unsafe { cols_body(x, out, n, inner, w, log, s) }
+        unsafe { cols_body(x, out, g, log, st, s) }
     }
     /// [`cols_body`] for AVX2.
     ///
     /// # Safety
     /// `crate::cpu::isa()` is at least `Avx2`; the contract of [`cols_body`].
     #[target_feature(enable = "avx2,fma")]
-    #[allow(clippy::too_many_arguments)]
     pub(super) unsafe fn cols_avx2<E: RowFloat>(
         x: &[E],
-        out: *mut E,
-        n: usize,
-        inner: usize,
-        w: usize,
+        out: *mut Out<E>,
+        g: [usize; 3],
         log: bool,
+        st: bool,
         s: &mut [E],
     ) {
         // SAFETY: the caller's guarantee, passed on.
-        unsafe { cols_body(x, out, n, inner, w, log, s) }
+        unsafe { cols_body(x, out, g, log, st, s) }
     }
 }
 
@@ -265,79 +285,234 @@ fn sum_of<E: Float>(x: &[E]) -> E {
     fold_lanes(x, E::zero(), |a, v| a + v)
 }
 
-/// Softmax (or log-softmax) of consecutive rows of length `n`.
+/// Elements per step of the row pass that prefetches the next row.
+const PF_CHUNK: usize = 64;
+
+/// An output element not yet written.
+type Out<E> = std::mem::MaybeUninit<E>;
+
+/// Softmax (or log-softmax) of consecutive rows of length `n`, each computed in
+/// `scratch` (one row: L1 for rows up to a few thousand values) and then stored to
+/// `out` once, with streaming stores when `stream` is set. Per row the input is read
+/// from memory once (the maximum) and from cache after that.
+///
+/// # Safety
+/// `out..out + x.len()` must be valid for writes and not accessed by anyone else
+/// during the call.
 #[inline(always)]
-fn rows_body<E: RowFloat>(x: &[E], out: &mut [E], n: usize, log: bool, scratch: &mut [E]) {
-    for (xr, or) in x.chunks_exact(n).zip(out.chunks_exact_mut(n)) {
+unsafe fn rows_body<E: RowFloat>(x: &[E], out: *mut Out<E>, n: usize, log: bool, stream: bool, scratch: &mut [E]) {
+    let s = &mut scratch[..n];
+    for (r, xr) in x.chunks_exact(n).enumerate() {
         let m = max_of(xr);
-        for (o, &v) in or.iter_mut().zip(xr) {
-            *o = v - m;
+        // The next row's lines are requested while this one is computed from cache, so
+        // memory and arithmetic overlap (the max pass is the only read from memory).
+        for (c, (o, xs)) in s.chunks_mut(PF_CHUNK).zip(xr.chunks(PF_CHUNK)).enumerate() {
+            crate::iter::stream::prefetch(x, (r + 1) * n + c * PF_CHUNK, PF_CHUNK);
+            for (o, &v) in o.iter_mut().zip(xs) {
+                *o = v - m;
+            }
         }
+        E::exp_inplace(s);
+        let sum = sum_of(s);
         if log {
-            let e = &mut scratch[..n];
-            E::exp_slice(or, e);
-            let lse = E::vln(sum_of(e));
-            for o in or.iter_mut() {
-                *o = *o - lse;
+            let lse = E::vln(sum);
+            for (o, &v) in s.iter_mut().zip(xr) {
+                *o = (v - m) - lse;
             }
         } else {
-            E::exp_inplace(or);
-            let inv = E::one() / sum_of(or);
-            for o in or.iter_mut() {
+            let inv = E::one() / sum;
+            for o in s.iter_mut() {
                 *o = *o * inv;
             }
         }
+        // SAFETY: row r lies inside `out..out + x.len()` (caller), apart from `s`.
+        unsafe { crate::iter::stream::store_run(out.add(r * n), s, stream) };
+    }
+    if stream {
+        crate::iter::stream::fence();
     }
 }
 
-/// Softmax along the rows of a block: `n` rows `inner` apart, `w` columns each.
+/// Softmax along the rows of a block: `n` rows `inner` apart, `w` columns each
+/// (`g = [n, inner, w]`), in two reads of the block from memory. The first keeps per
+/// column the running maximum and the sum of exponentials relative to it: a group of
+/// rows (in cache) gives its maximum, the sum is rescaled once by `exp(old − new)`,
+/// then the group's exponentials are added. The second writes the results, streamed
+/// when `stream` is set.
 ///
 /// # Safety
 /// As [`Level::cols`].
 #[inline(always)]
-unsafe fn cols_body<E: RowFloat>(x: &[E], out: *mut E, n: usize, inner: usize, w: usize, log: bool, scratch: &mut [E]) {
-    // SAFETY: row r's w columns are valid and exclusively ours (caller's guarantee).
-    let row = |r: usize| unsafe { std::slice::from_raw_parts_mut(out.add(r * inner), w) };
-    let (m, rest) = scratch.split_at_mut(COL_BLOCK);
-    let (s, tmp) = rest.split_at_mut(COL_BLOCK);
-    let (m, s, tmp) = (&mut m[..w], &mut s[..w], &mut tmp[..w]);
+unsafe fn cols_body<E: RowFloat>(x: &[E], out: *mut Out<E>, g: [usize; 3], log: bool, stream: bool, scratch: &mut [E]) {
+    let [n, inner, w] = g;
+    let xrow = |r: usize| &x[r * inner..r * inner + w];
+    let (m, rest) = scratch.split_at_mut(w);
+    let (s, rest) = rest.split_at_mut(w);
+    let (gm, tmp) = rest.split_at_mut(w);
+    let (gm, tmp) = (&mut gm[..w], &mut tmp[..w]);
     m.fill(E::neg_infinity());
     s.fill(E::zero());
-    for r in 0..n {
-        for (a, &v) in m.iter_mut().zip(&x[r * inner..r * inner + w]) {
-            *a = if v > *a { v } else { *a };
+    let group = (GROUP_BYTES / (w * size_of::<E>()).max(1)).max(1);
+    for r0 in (0..n).step_by(group) {
+        let r1 = (r0 + group).min(n);
+        gm.copy_from_slice(m);
+        for r in r0..r1 {
+            for (a, &v) in gm.iter_mut().zip(xrow(r)) {
+                *a = if v > *a { v } else { *a };
+            }
         }
-    }
-    for r in 0..n {
-        let (xr, or) = (&x[r * inner..r * inner + w], row(r));
-        for ((o, &v), &mx) in or.iter_mut().zip(xr).zip(m.iter()) {
-            *o = v - mx;
+        // Rescale the sums to the new maximum (factor 1 where it did not move, also
+        // for columns still at −∞).
+        for ((t, &old), &new) in tmp.iter_mut().zip(m.iter()).zip(gm.iter()) {
+            *t = if old == new { E::zero() } else { old - new };
         }
-        if log {
-            E::exp_slice(or, tmp);
+        E::exp_inplace(tmp);
+        for (a, &f) in s.iter_mut().zip(tmp.iter()) {
+            *a = *a * f;
+        }
+        m.copy_from_slice(gm);
+        for r in r0..r1 {
+            for ((t, &v), &mx) in tmp.iter_mut().zip(xrow(r)).zip(m.iter()) {
+                *t = v - mx;
+            }
+            E::exp_inplace(tmp);
             for (a, &e) in s.iter_mut().zip(tmp.iter()) {
                 *a = *a + e;
             }
+        }
+    }
+    for a in s.iter_mut() {
+        *a = if log { E::vln(*a) } else { E::one() / *a };
+    }
+    for r in 0..n {
+        for ((t, &v), &mx) in tmp.iter_mut().zip(xrow(r)).zip(m.iter()) {
+            *t = v - mx;
+        }
+        if log {
+            for (t, &a) in tmp.iter_mut().zip(s.iter()) {
+                *t = *t - a;
+            }
         } else {
-            E::exp_inplace(or);
-            for (a, &e) in s.iter_mut().zip(or.iter()) {
-                *a = *a + e;
+            E::exp_inplace(tmp);
+            for (t, &a) in tmp.iter_mut().zip(s.iter()) {
+                *t = *t * a;
+            }
+        }
+        // SAFETY: row r's w columns are valid and ours (caller); `tmp` is apart.
+        unsafe { crate::iter::stream::store_run(out.add(r * inner), tmp, stream) };
+    }
+    if stream {
+        crate::iter::stream::fence();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{COL_BLOCK, GROUP_BYTES, compute};
+    use crate::prelude::*;
+
+    /// Softmax (or log-softmax) along `axis` in f64 by the definition, for reference.
+    fn naive(x: &[f64], outer: usize, n: usize, inner: usize, log: bool) -> Vec<f64> {
+        let mut out = vec![0.0; x.len()];
+        for o in 0..outer {
+            for j in 0..inner {
+                let at = |r: usize| o * n * inner + r * inner + j;
+                let m = (0..n).map(|r| x[at(r)]).fold(f64::NEG_INFINITY, f64::max);
+                let s: f64 = (0..n).map(|r| (x[at(r)] - m).exp()).sum();
+                for r in 0..n {
+                    let d = x[at(r)] - m;
+                    out[at(r)] = if log { d - s.ln() } else { d.exp() / s };
+                }
+            }
+        }
+        out
+    }
+
+    fn values(len: usize) -> Vec<f64> {
+        (0..len).map(|i| ((i * 7919) % 1013) as f64 * 0.013 - 6.0).collect()
+    }
+
+    fn check(outer: usize, n: usize, inner: usize) {
+        let x = values(outer * n * inner);
+        for log in [false, true] {
+            let want = naive(&x, outer, n, inner, log);
+            let got = compute(&x, outer, n, inner, log);
+            for (g, w) in got.iter().zip(&want) {
+                assert!(
+                    (g - w).abs() <= 1e-12 * (1.0 + w.abs()),
+                    "f64 {outer}x{n}x{inner} log={log}: {g} vs {w}"
+                );
+            }
+            let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+            let got = compute(&x32, outer, n, inner, log);
+            for (g, w) in got.iter().zip(&want) {
+                assert!(
+                    (*g as f64 - w).abs() <= 2e-5 * (1.0 + w.abs()),
+                    "f32 {outer}x{n}x{inner} log={log}: {g} vs {w}"
+                );
             }
         }
     }
-    if log {
-        for a in s.iter_mut() {
-            *a = E::vln(*a);
+
+    /// Rows (last axis) and blocks of columns (other axes) against the definition, with
+    /// row lengths off the vector width and several column blocks.
+    #[test]
+    fn kernels_match_the_definition() {
+        check(3, 37, 1);
+        check(2, 5, 19);
+        check(1, 2, COL_BLOCK + 3);
+        check(1, 1, 1);
+        if !cfg!(miri) {
+            check(70, 1000, 1);
+            // Several column blocks (the last one partial) and several row groups.
+            let n = 3 * GROUP_BYTES / (COL_BLOCK * 4) + 5;
+            check(2, n, COL_BLOCK + 40);
         }
-    } else {
-        for a in s.iter_mut() {
-            *a = E::one() / *a;
-        }
+        assert!(compute::<f32>(&[], 0, 3, 1, false).is_empty());
     }
-    for r in 0..n {
-        let or = row(r);
-        for (o, &a) in or.iter_mut().zip(s.iter()) {
-            *o = if log { *o - a } else { *o * a };
+
+    /// Strided, flipped and NaN inputs through the public functions: the same values as
+    /// a contiguous copy, and NaN only in the rows that hold one.
+    #[test]
+    fn strided_flipped_and_nan_inputs() {
+        let v: Vec<f32> = values(6 * 9).iter().map(|&v| v as f32).collect();
+        let a = Tensor::from_vec(v, [6, 9]).unwrap();
+        for axis in [0, 1] {
+            for view in [a.t().into_dyn(), a.slice(s![..;-1, ..;2])] {
+                let want = crate::nn::softmax(&view.to_owned(), axis).unwrap();
+                assert_eq!(crate::nn::softmax(&view, axis).unwrap().to_vec(), want.to_vec());
+                let want = crate::nn::log_softmax(&view.to_owned(), axis).unwrap();
+                assert_eq!(crate::nn::log_softmax(&view, axis).unwrap().to_vec(), want.to_vec());
+            }
         }
+        let mut b = a.to_owned();
+        b[&[2, 4][..]] = f32::NAN;
+        for log in [false, true] {
+            let y = if log {
+                crate::nn::log_softmax(&b, 1)
+            } else {
+                crate::nn::softmax(&b, 1)
+            }
+            .unwrap();
+            for r in 0..6 {
+                for c in 0..9 {
+                    assert_eq!(y[&[r, c][..]].is_nan(), r == 2, "log={log} ({r}, {c})");
+                }
+            }
+            let y = if log {
+                crate::nn::log_softmax(&b, 0)
+            } else {
+                crate::nn::softmax(&b, 0)
+            }
+            .unwrap();
+            for r in 0..6 {
+                for c in 0..9 {
+                    assert_eq!(y[&[r, c][..]].is_nan(), c == 4, "log={log} ({r}, {c})");
+                }
+            }
+        }
+        let e = Tensor::<f64, _>::zeros([0, 4]);
+        assert_eq!(crate::nn::softmax(&e, 0).unwrap().shape(), &[0, 4]);
+        assert_eq!(crate::nn::log_softmax(&e, 1).unwrap().shape(), &[0, 4]);
     }
 }
