@@ -7,15 +7,18 @@
 //! of zeros and the NaN tail are rewritten from the input in input order when the
 //! input held a `-0.0` or a NaN. The result is bit-identical to a stable sort.
 //!
-//! Short lanes (rows) are sorted on one thread by an LSD radix sort with 11-bit digits
-//! (constant digits skipped). Long lanes are first scattered in parallel into buckets
+//! Lanes of at most [`NET_MAX`] keys are sorted by a sorting network
+//! ([`sort_keys`]); longer short lanes (rows) on one thread by an LSD radix sort with
+//! 8-bit digits (below [`RADIX8_MAX`]) or 11-bit digits (constant digits skipped). Long lanes are first scattered in parallel into buckets
 //! of consecutive key ranges that fit in cache, then the buckets are sorted the same
 //! way, in parallel.
 
 use rayon::prelude::*;
 
-/// Below this length a lane's keys are sorted by `sort_unstable`.
-const SMALL: usize = 64;
+use super::sort_network::{NET_MAX, sort_keys};
+
+/// Below this length a lane is radix sorted with 8-bit digits, from it with 11-bit ones.
+const RADIX8_MAX: usize = 4096;
 
 /// The order key of the float with bits `b` (see the module documentation).
 #[inline(always)]
@@ -88,13 +91,13 @@ pub(crate) fn sort_lane(src: &[f32], out: &mut [f32], a: &mut Vec<u32>, b: &mut 
     debug_assert_eq!(n, out.len());
     let out_bits: &mut [u32] = bytemuck::cast_slice_mut(out);
     let mut sp = Specials::default();
-    if n < SMALL {
+    if n <= NET_MAX {
         for (o, &x) in out_bits.iter_mut().zip(src) {
             let bits = x.to_bits();
             sp.add(bits);
             *o = key(bits);
         }
-        out_bits.sort_unstable();
+        sort_keys(out_bits);
         for o in out_bits.iter_mut() {
             *o = unkey(*o);
         }
@@ -106,7 +109,13 @@ pub(crate) fn sort_lane(src: &[f32], out: &mut [f32], a: &mut Vec<u32>, b: &mut 
             sp.add(bits);
             key(bits)
         };
-        radix_lane::<f32, 11, 2048, 3, true>(src, load, out_bits, &mut a[..n], &mut b[..n]);
+        // 256-bucket histograms are cheaper to clear and sum for medium lanes; 2048
+        // buckets save a pass on long ones
+        if n < RADIX8_MAX {
+            radix_lane::<f32, 8, 256, 4, true>(src, load, out_bits, &mut a[..n], &mut b[..n]);
+        } else {
+            radix_lane::<f32, 11, 2048, 3, true>(src, load, out_bits, &mut a[..n], &mut b[..n]);
+        }
     }
     restore_specials(src, out, sp);
 }
@@ -317,8 +326,8 @@ pub(crate) fn sort_long_uninit(src: &[f32], out: &mut [std::mem::MaybeUninit<f32
         || (Vec::new(), Vec::new(), Vec::new()),
         |(a, b, c): &mut (Vec<u32>, Vec<u32>, Vec<u32>), p| {
             let m = p.len();
-            if m < SMALL {
-                p.sort_unstable();
+            if m <= NET_MAX {
+                sort_keys(p);
                 p.iter_mut().for_each(|k| *k = unkey(*k));
                 return;
             }
@@ -403,7 +412,7 @@ mod tests {
         let lens: Vec<usize> = if cfg!(miri) {
             vec![0, 1, 2, 63, 64, 100, 300]
         } else {
-            (0..100).chain([1000, 4096, 100_000]).collect()
+            (0..=300).chain([1000, 2000, 4095, 4096, 100_000]).collect()
         };
         let (mut a, mut b) = (Vec::new(), Vec::new());
         for n in lens {

@@ -70,6 +70,7 @@ mod repeat;
 mod search;
 mod shape_views;
 mod sort;
+mod sort_network;
 mod split;
 mod topk;
 mod tri;
