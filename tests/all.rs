@@ -3,6 +3,8 @@
 //! are (`tests/<name>.rs`), each a module here; `cargo test --test all <name>::` runs
 //! one of them. To add a test file, see `tests/README.md`.
 
+/// The golden inputs' fill formula and view ops (shared with `linalg_common`).
+mod breadth_common;
 /// Helpers of the golden view tests (slicing, reshape, rearrange).
 mod common;
 /// The shared loader of `tests/golden/` (see `golden_file.rs`).

@@ -241,6 +241,18 @@ fn rank_types_are_kept_where_known() {
         (dg.shape(), dv.to_vec(), us.len(), us[1].shape(), dd.shape()),
         (&[4, 4][..], v.to_vec(), 2, &[4, 3][..], &[3, 3][..])
     );
+    // unsqueeze adds one axis, diagonal removes one; IxDyn stays IxDyn.
+    let u: TensorView<'_, f64, Ix3> = a.unsqueeze(-1).unwrap();
+    let ones6 = Tensor::<f64, _>::ones([1; 6]);
+    let u6: TensorView<'_, f64, IxDyn> = ones6.unsqueeze(0).unwrap();
+    let dgv: TensorView<'_, f64, Ix2> = x.diagonal(0, 1, 2).unwrap();
+    let mut mm = m.clone();
+    let dgm: TensorMut<'_, f64, Ix1> = mm.diagonal_mut(1, 0, 1).unwrap();
+    let ddy: TensorView<'_, f64, IxDyn> = x.view().into_dyn().diagonal(0, 0, 2).unwrap();
+    assert_eq!(
+        (u.shape(), u6.ndim(), dgv.shape(), dgm.shape(), ddy.shape()),
+        (&[2, 3, 1][..], 7, &[4, 2][..], &[2][..], &[2, 3][..])
+    );
     // Linear algebra keeps the input's rank type.
     let inv: Tensor<f64, Ix2> = ferrotensor::linalg::inv(&m).unwrap();
     let det: Tensor<f64, Ix0> = ferrotensor::linalg::det(&m).unwrap();
@@ -398,6 +410,62 @@ fn panic_line(f: impl FnOnce()) -> (String, u32, String) {
 
 /// A closure that triggers a panic and returns where it was reported.
 type PanicCase<'a> = Box<dyn FnOnce() -> (String, u32, String) + 'a>;
+
+#[test]
+fn arange_step_refuses_zero_and_non_finite_steps() {
+    // The `try_` twin: `Err` naming the operation and the arguments.
+    for (r, want) in [
+        (
+            Tensor::try_arange_step(1, 2, 0).map(|_| ()),
+            "arange(1, 2, 0)",
+        ),
+        (
+            Tensor::try_arange_step(0.0, 1.0, 0.0).map(|_| ()),
+            "arange(0.0, 1.0, 0.0)",
+        ),
+        (
+            Tensor::try_arange_step(0.0f32, 1.0, -0.0).map(|_| ()),
+            "arange(0.0, 1.0, -0.0)",
+        ),
+        (
+            Tensor::try_arange_step(0.0, 1.0, f64::NAN).map(|_| ()),
+            "arange(0.0, 1.0, NaN)",
+        ),
+        (
+            Tensor::try_arange_step(0.0, 1.0, f64::INFINITY).map(|_| ()),
+            "arange(0.0, 1.0, inf)",
+        ),
+        (
+            Tensor::try_arange_step(0.0, -1.0, f64::NEG_INFINITY).map(|_| ()),
+            "arange(0.0, -1.0, -inf)",
+        ),
+    ] {
+        let e = r.expect_err(want);
+        assert!(matches!(e, Error::Value { .. }), "{e:?}");
+        let msg = e.to_string();
+        assert!(
+            msg.starts_with("arange_step: ") && msg.contains(want),
+            "{msg}"
+        );
+    }
+    // The plain constructor panics with the same message, at the caller's line.
+    let here = file!();
+    let (zero, start) = (|| drop(Tensor::arange_step(3i64, 9, 0)), line!());
+    let (nan, end) = (|| drop(Tensor::arange_step(0.0f32, 1.0, f32::NAN)), line!());
+    for f in [Box::new(zero) as Box<dyn FnOnce()>, Box::new(nan)] {
+        let (file, l, msg) = panic_line(f);
+        assert_eq!(
+            (file.as_str(), start <= l && l <= end),
+            (here, true),
+            "{msg}"
+        );
+        assert!(msg.starts_with("arange_step: "), "{msg}");
+    }
+    assert_eq!(
+        panic_line(|| drop(Tensor::arange_step(3i64, 9, 0))).2,
+        "arange_step: step must not be zero, got arange(3, 9, 0)"
+    );
+}
 
 #[test]
 fn operator_and_index_panics_point_at_the_caller() {

@@ -4,6 +4,7 @@
 //!
 //! Run: `cargo run --release --example digits [-- --epochs 30 --hidden 128 --seed 7]`
 
+#[path = "../common/cli.rs"]
 mod cli;
 mod data;
 mod mlp;
@@ -19,15 +20,11 @@ fn parse_args() -> Result<Config, String> {
     let mut cfg = Config::default();
     cli::parse_flags(
         "usage: digits [--epochs N] [--hidden N] [--seed N]",
-        |flag, v| {
-            match flag {
-                "--epochs" => cfg.epochs = cli::value(flag, v)?,
-                "--hidden" => cfg.hidden = cli::value(flag, v)?,
-                "--seed" => cfg.seed = cli::value(flag, v)?,
-                _ => return Ok(false),
-            }
-            Ok(true)
-        },
+        &mut [
+            ("--epochs", &mut cfg.epochs),
+            ("--hidden", &mut cfg.hidden),
+            ("--seed", &mut cfg.seed),
+        ],
     )?;
     Ok(cfg)
 }

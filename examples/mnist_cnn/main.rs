@@ -4,7 +4,7 @@
 //!
 //! Run: `cargo run --release --example mnist_cnn [-- --epochs 25 --channels 32 --seed 7]`
 
-#[path = "../digits/cli.rs"]
+#[path = "../common/cli.rs"]
 mod cli;
 mod cnn;
 #[path = "../digits/data.rs"]
@@ -19,15 +19,11 @@ fn parse_args() -> Result<Config, String> {
     let mut cfg = Config::default();
     cli::parse_flags(
         "usage: mnist_cnn [--epochs N] [--channels N] [--seed N]",
-        |flag, v| {
-            match flag {
-                "--epochs" => cfg.epochs = cli::value(flag, v)?,
-                "--channels" => cfg.channels = cli::value(flag, v)?,
-                "--seed" => cfg.seed = cli::value(flag, v)?,
-                _ => return Ok(false),
-            }
-            Ok(true)
-        },
+        &mut [
+            ("--epochs", &mut cfg.epochs),
+            ("--channels", &mut cfg.channels),
+            ("--seed", &mut cfg.seed),
+        ],
     )?;
     Ok(cfg)
 }

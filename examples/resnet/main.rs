@@ -18,6 +18,8 @@
 //! st.save_file({k: v for k, v in m.state_dict().items() if "num_batches" not in k}, "W.safetensors")
 //! ```
 
+#[path = "../common/cli.rs"]
+mod cli;
 mod model;
 
 use ferrotensor::io::DynTensor;
@@ -57,44 +59,23 @@ fn parse_args() -> Result<Args, String> {
         size: 224,
         ..Default::default()
     };
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        if flag == "--help" || flag == "-h" {
-            println!("{HELP}");
-            std::process::exit(0);
-        }
-        const FLAGS: [&str; 8] = [
-            "--weights",
-            "--input",
-            "--output",
-            "--threads",
-            "--repeat",
-            "--seed",
-            "--batch",
-            "--size",
-        ];
-        if !FLAGS.contains(&flag) {
-            return Err(format!("unknown argument {flag} (try --help)"));
-        }
-        let val = args
-            .get(i + 1)
-            .ok_or_else(|| format!("{flag} needs a value (try --help)"))?;
-        let num = |v: &str| v.parse::<usize>().map_err(|e| format!("{flag} {v}: {e}"));
-        match flag {
-            "--weights" => a.weights = Some(val.clone()),
-            "--input" => a.input = Some(val.clone()),
-            "--output" => a.output = Some(val.clone()),
-            "--threads" => a.threads = Some(num(val)?.max(1)),
-            "--repeat" => a.repeat = num(val)?,
-            "--seed" => a.seed = num(val)? as u64,
-            "--batch" => a.batch = num(val)?.max(1),
-            "--size" => a.size = num(val)?.max(1),
-            _ => unreachable!("checked against FLAGS above"),
-        }
-        i += 2;
-    }
+    cli::parse_flags(
+        HELP,
+        &mut [
+            ("--weights", &mut a.weights),
+            ("--input", &mut a.input),
+            ("--output", &mut a.output),
+            ("--threads", &mut a.threads),
+            ("--repeat", &mut a.repeat),
+            ("--seed", &mut a.seed),
+            ("--batch", &mut a.batch),
+            ("--size", &mut a.size),
+        ],
+    )?;
+    // Zero threads, images or pixels mean one.
+    a.threads = a.threads.map(|t| t.max(1));
+    a.batch = a.batch.max(1);
+    a.size = a.size.max(1);
     Ok(a)
 }
 

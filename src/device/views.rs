@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::layout::reshape::reshape_layout;
 use crate::layout::slice::{SliceItem, slice_layout};
 use crate::layout::transform as tf;
-use crate::layout::{Dimension, IntoShape, IxDyn, Order};
+use crate::layout::{Dimension, InsertAxis, IntoShape, IxDyn, Order};
 
 impl<T: DeviceElement, D: Dimension> DeviceTensor<T, D> {
     /// Basic slicing with Python's rules (the CPU's `slice`); a view.
@@ -142,7 +142,8 @@ impl<T: DeviceElement, D: Dimension> DeviceTensor<T, D> {
         self.with_layout(tf::squeeze_layout(&self.layout))
     }
 
-    /// Inserts a length-1 axis at `axis`; a view.
+    /// Inserts a length-1 axis at `axis`; a view with one axis more (as
+    /// [`TensorView::unsqueeze`](crate::TensorView::unsqueeze)).
     ///
     /// ```
     /// use ferrotensor::prelude::*;
@@ -150,8 +151,11 @@ impl<T: DeviceElement, D: Dimension> DeviceTensor<T, D> {
     /// let g = Tensor::<f32, _>::zeros([3]).to_device(&dev).unwrap();
     /// assert_eq!(g.unsqueeze(0).unwrap().shape(), &[1, 3]);
     /// ```
-    pub fn unsqueeze(&self, axis: isize) -> Result<DeviceTensor<T, IxDyn>> {
-        Ok(self.with_layout(tf::unsqueeze_layout(&self.layout, axis)?))
+    pub fn unsqueeze(&self, axis: isize) -> Result<DeviceTensor<T, D::Larger>>
+    where
+        D: InsertAxis,
+    {
+        Ok(self.with_layout(tf::unsqueeze_layout(&self.layout, axis)?.into_dim()?))
     }
 
     /// Reshapes to `shape` in row-major order: a view when NumPy would give one, else a

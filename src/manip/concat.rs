@@ -99,8 +99,10 @@ pub fn stack<T: Element, D: InsertAxis>(inputs: &[&dyn AsView<T, D>], axis: isiz
         ));
     }
     let ax = normalize_axis(axis, first.ndim() + 1, op)?;
-    let expanded: Vec<TensorView<'_, T, IxDyn>> =
-        views.iter().map(|v| v.unsqueeze(ax as isize)).collect::<Result<_>>()?;
+    let expanded: Vec<TensorView<'_, T, IxDyn>> = views
+        .iter()
+        .map(|v| Ok(v.unsqueeze(ax as isize)?.into_dyn()))
+        .collect::<Result<_>>()?;
     concat_views(&expanded, ax as isize, op)?.into_dim()
 }
 

@@ -351,12 +351,13 @@ mod tests {
         check::<Scalar<f32>>();
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         {
-            if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
-                // SAFETY: AVX2 and FMA were detected.
+            use crate::cpu::{Isa, detected_isa};
+            if detected_isa() >= Isa::Avx2 {
+                // SAFETY: the AVX2 level has AVX2 and FMA.
                 unsafe { avx2_check() };
             }
-            if is_x86_feature_detected!("avx512f") {
-                // SAFETY: AVX-512F was detected.
+            if detected_isa() >= Isa::Avx512 {
+                // SAFETY: the AVX-512 level has AVX-512F.
                 unsafe { avx512_check() };
             }
         }

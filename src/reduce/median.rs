@@ -170,7 +170,37 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     pub fn nanmedian_axes(&self, axes: &[isize], keepdims: bool) -> Result<Tensor<T, IxDyn>> {
         self.order_stats(Some(axes), Want::Median, &[], true, keepdims, "nanmedian")
     }
+}
 
+/// The public quantile functions: for each flavor, the one over all elements and the
+/// one over `axes` (both thin calls of `quantile_all` and `quantile_impl`).
+macro_rules! quantile_methods {
+    ($(
+        $(#[$all_doc:meta])* fn $all:ident($q:ident);
+        $(#[$axes_doc:meta])* fn $axes:ident($qa:ident);
+        flavor $flavor:ident;
+    )*) => {
+        impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {$(
+            $(#[$all_doc])*
+            pub fn $all(&self, $q: f64, method: QuantileMethod) -> Result<T> {
+                self.quantile_all($q, method, $flavor)
+            }
+
+            $(#[$axes_doc])*
+            pub fn $axes<S2: Storage<Elem = f64>, D2: Dimension>(
+                &self,
+                $qa: &TensorBase<S2, D2>,
+                axes: &[isize],
+                method: QuantileMethod,
+                keepdims: bool,
+            ) -> Result<Tensor<T, IxDyn>> {
+                self.quantile_impl($qa, Some(axes), method, keepdims, $flavor)
+            }
+        )*}
+    };
+}
+
+quantile_methods! {
     /// The `q`-th quantile of all elements (NumPy's `quantile(a, q, method=...)`), `q` in
     /// `[0, 1]`, computed in `T`. NaN if any element is NaN. `Err` if `q` is outside
     /// `[0, 1]` or the tensor is empty (NumPy raises for both).
@@ -183,10 +213,7 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(a.quantile(0.1, QuantileMethod::Nearest).unwrap(), 1.0);
     /// assert!(a.quantile(1.5, QuantileMethod::Linear).is_err());
     /// ```
-    pub fn quantile(&self, q: f64, method: QuantileMethod) -> Result<T> {
-        self.quantile_all(q, method, QUANTILE)
-    }
-
+    fn quantile(q);
     /// Quantiles over `axes` (NumPy's `quantile(a, q, axis=axes, method=..., keepdims=...)`):
     /// the result has `q`'s shape followed by the kept axes (a 0-d `q` adds no axis).
     /// NaN in a lane gives NaN. `Err` for `q` outside `[0, 1]`, an axis out of range or
@@ -203,15 +230,8 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// let m = a.quantile_axes(&Tensor::scalar(0.5), &[0, 1], QuantileMethod::Lower, true).unwrap();
     /// assert_eq!((m.shape(), m.to_vec()), (&[1usize, 1][..], vec![5.0]));
     /// ```
-    pub fn quantile_axes<S2: Storage<Elem = f64>, D2: Dimension>(
-        &self,
-        q: &TensorBase<S2, D2>,
-        axes: &[isize],
-        method: QuantileMethod,
-        keepdims: bool,
-    ) -> Result<Tensor<T, IxDyn>> {
-        self.quantile_impl(q, Some(axes), method, keepdims, QUANTILE)
-    }
+    fn quantile_axes(q);
+    flavor QUANTILE;
 
     /// [`TensorBase::quantile`] ignoring NaNs (NumPy's `nanquantile`); NaN if every
     /// element is NaN or the tensor is empty.
@@ -222,10 +242,7 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// let a = Tensor::from_vec(vec![4.0f32, f32::NAN, 2.0], [3]).unwrap();
     /// assert_eq!(a.nanquantile(0.5, QuantileMethod::Linear).unwrap(), 3.0);
     /// ```
-    pub fn nanquantile(&self, q: f64, method: QuantileMethod) -> Result<T> {
-        self.quantile_all(q, method, NANQUANTILE)
-    }
-
+    fn nanquantile(q);
     /// [`TensorBase::quantile_axes`] ignoring NaNs (NumPy's `nanquantile`); a lane with
     /// no other values gives NaN.
     ///
@@ -236,15 +253,8 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// let r = a.nanquantile_axes(&Tensor::scalar(0.5), &[1], QuantileMethod::Linear, false).unwrap();
     /// assert_eq!(r.to_vec(), vec![1.0, 4.0]);
     /// ```
-    pub fn nanquantile_axes<S2: Storage<Elem = f64>, D2: Dimension>(
-        &self,
-        q: &TensorBase<S2, D2>,
-        axes: &[isize],
-        method: QuantileMethod,
-        keepdims: bool,
-    ) -> Result<Tensor<T, IxDyn>> {
-        self.quantile_impl(q, Some(axes), method, keepdims, NANQUANTILE)
-    }
+    fn nanquantile_axes(q);
+    flavor NANQUANTILE;
 
     /// The `p`-th percentile, `p` in `[0, 100]` (NumPy's `percentile`): the quantile
     /// `p / 100`.
@@ -256,10 +266,7 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// assert_eq!(a.percentile(50.0, QuantileMethod::Midpoint).unwrap(), 2.5);
     /// assert!(a.percentile(101.0, QuantileMethod::Linear).is_err());
     /// ```
-    pub fn percentile(&self, p: f64, method: QuantileMethod) -> Result<T> {
-        self.quantile_all(p, method, PERCENTILE)
-    }
-
+    fn percentile(p);
     /// Percentiles over `axes` (NumPy's `percentile(a, q, axis=axes, ...)`), as
     /// [`TensorBase::quantile_axes`] with `q / 100`.
     ///
@@ -270,15 +277,8 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// let p = Tensor::from_vec(vec![25.0, 75.0], [2]).unwrap();
     /// assert_eq!(a.percentile_axes(&p, &[1], QuantileMethod::Linear, false).unwrap().to_vec(), vec![1.0, 6.0, 3.0, 8.0]);
     /// ```
-    pub fn percentile_axes<S2: Storage<Elem = f64>, D2: Dimension>(
-        &self,
-        p: &TensorBase<S2, D2>,
-        axes: &[isize],
-        method: QuantileMethod,
-        keepdims: bool,
-    ) -> Result<Tensor<T, IxDyn>> {
-        self.quantile_impl(p, Some(axes), method, keepdims, PERCENTILE)
-    }
+    fn percentile_axes(p);
+    flavor PERCENTILE;
 
     /// [`TensorBase::percentile`] ignoring NaNs (NumPy's `nanpercentile`).
     ///
@@ -288,10 +288,7 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// let a = Tensor::from_vec(vec![f64::NAN, 10.0, 20.0], [3]).unwrap();
     /// assert_eq!(a.nanpercentile(50.0, QuantileMethod::Linear).unwrap(), 15.0);
     /// ```
-    pub fn nanpercentile(&self, p: f64, method: QuantileMethod) -> Result<T> {
-        self.quantile_all(p, method, NANPERCENTILE)
-    }
-
+    fn nanpercentile(p);
     /// [`TensorBase::percentile_axes`] ignoring NaNs (NumPy's `nanpercentile`).
     ///
     /// ```
@@ -301,13 +298,6 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// let r = a.nanpercentile_axes(&Tensor::scalar(100.0), &[0], QuantileMethod::Linear, false).unwrap();
     /// assert_eq!(r.to_vec(), vec![20.0, 30.0]);
     /// ```
-    pub fn nanpercentile_axes<S2: Storage<Elem = f64>, D2: Dimension>(
-        &self,
-        p: &TensorBase<S2, D2>,
-        axes: &[isize],
-        method: QuantileMethod,
-        keepdims: bool,
-    ) -> Result<Tensor<T, IxDyn>> {
-        self.quantile_impl(p, Some(axes), method, keepdims, NANPERCENTILE)
-    }
+    fn nanpercentile_axes(p);
+    flavor NANPERCENTILE;
 }

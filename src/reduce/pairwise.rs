@@ -171,26 +171,16 @@ pub(crate) fn ahead() -> usize {
         if a != 0 {
             return a;
         }
-        let a = if is_amd() { 8192 } else { 512 };
+        let a = if crate::cpu::vendor() == crate::cpu::Vendor::Amd {
+            8192
+        } else {
+            512
+        };
         AHEAD.store(a, std::sync::atomic::Ordering::Relaxed);
         a
     }
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
     512
-}
-
-/// True when CPUID names the vendor "AuthenticAMD".
-#[cfg(all(target_arch = "x86_64", not(miri)))]
-fn is_amd() -> bool {
-    // CPUID leaf 0 is available on every x86-64 CPU.
-    #[allow(unused_unsafe)]
-    // SAFETY: `cpuid` has no preconditions on x86-64 (it only reads identification
-    // registers); it is `unsafe` in older toolchains only.
-    let r = unsafe { std::arch::x86_64::__cpuid(0) };
-    // The vendor string is EBX, EDX, ECX: "Auth" "enti" "cAMD".
-    r.ebx == u32::from_le_bytes(*b"Auth")
-        && r.edx == u32::from_le_bytes(*b"enti")
-        && r.ecx == u32::from_le_bytes(*b"cAMD")
 }
 
 /// Software prefetch of the cache line holding `p` into L1.

@@ -397,6 +397,12 @@ impl<T: Num + PartialOrd> Tensor<T, Ix1> {
     /// assert_eq!(a.to_vec(), vec![0.0, 0.25, 0.5, 0.75]);
     /// assert_eq!(Tensor::arange_step(5, 0, -2).to_vec(), vec![5, 3, 1]);
     /// ```
+    ///
+    /// ```should_panic
+    /// use ferrotensor::prelude::*;
+    /// // panics: "arange_step: step must not be zero, got arange(0.0, 1.0, 0.0)"
+    /// let a = Tensor::arange_step(0.0, 1.0, 0.0);
+    /// ```
     #[track_caller]
     pub fn arange_step(start: T, stop: T, step: T) -> Self {
         unwrap_or_panic(Self::try_arange_step(start, stop, step))
@@ -413,12 +419,16 @@ impl<T: Num + PartialOrd> Tensor<T, Ix1> {
     /// assert_eq!(Tensor::try_arange_step(0, 6, 2).unwrap().to_vec(), vec![0, 2, 4]);
     /// assert!(Tensor::try_arange_step(0.0, f64::INFINITY, 1.0).is_err());
     /// assert!(Tensor::try_arange_step(0.0, 1.0, f64::NAN).is_err());
-    /// assert!(Tensor::try_arange_step(1, 2, 0).is_err());
+    /// let e = Tensor::try_arange_step(1, 2, 0).unwrap_err();
+    /// assert_eq!(e.to_string(), "arange_step: step must not be zero, got arange(1, 2, 0)");
     /// ```
     pub fn try_arange_step(start: T, stop: T, step: T) -> Result<Self> {
         const OP: &str = "arange_step";
         if step == T::zero() {
-            return Err(Error::value(OP, "step must not be zero"));
+            return Err(Error::value(
+                OP,
+                format!("step must not be zero, got arange({start:?}, {stop:?}, {step:?})"),
+            ));
         }
         let n = arange_len(start, stop, step)?;
         let mut data = try_with_capacity(n, &[n], OP)?;

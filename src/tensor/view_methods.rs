@@ -8,8 +8,9 @@
 /// result borrows `self` (`'lt` becomes the lifetime of `&self`) and which calls the
 /// view's method on `self.view()`.
 ///
-/// Generic parameters go in square brackets after the name (`fn name[Sh: IntoShape](…)`);
-/// `self` is written `&self`.
+/// Generic parameters go in square brackets after the name (`fn name[Sh: IntoShape](…)`),
+/// one bound on the rank type after the result (`-> … where D: InsertAxis`); `self` is
+/// written `&self`.
 ///
 /// ```text
 /// view_methods! { 'a;
@@ -22,29 +23,33 @@
 macro_rules! view_methods {
     ($lt:lifetime; $(
         $(#[$attr:meta])*
-        fn $name:ident $([$($gen:tt)*])? (&$self:ident $(, $arg:ident : $ty:ty)* $(,)?) -> $ret:ty $body:block
+        fn $name:ident $([$($gen:tt)*])? (&$self:ident $(, $arg:ident : $ty:ty)* $(,)?) -> $ret:ty
+        $(where $wty:ty : $wbound:path)? $body:block
     )*) => {
         impl<$lt, T: $crate::Element, D: $crate::Dimension> $crate::TensorView<$lt, T, D> {
-            $( $(#[$attr])* pub fn $name $(<$($gen)*>)? (&$self $(, $arg: $ty)*) -> $ret $body )*
+            $( $(#[$attr])* pub fn $name $(<$($gen)*>)? (&$self $(, $arg: $ty)*) -> $ret
+                $(where $wty: $wbound)? $body )*
         }
         $crate::tensor::view_methods::view_methods!(@twin [impl<T: $crate::Element, D: $crate::Dimension> $crate::Tensor<T, D>]
-            $lt; $( $(#[$attr])* fn $name $([$($gen)*])? (&$self $(, $arg: $ty)*) -> $ret; )*);
+            $lt; $( $(#[$attr])* fn $name $([$($gen)*])? (&$self $(, $arg: $ty)*) -> $ret $(where $wty: $wbound)?; )*);
         $crate::tensor::view_methods::view_methods!(@twin [impl<T: $crate::Element, D: $crate::Dimension> $crate::TensorArc<T, D>]
-            $lt; $( $(#[$attr])* fn $name $([$($gen)*])? (&$self $(, $arg: $ty)*) -> $ret; )*);
+            $lt; $( $(#[$attr])* fn $name $([$($gen)*])? (&$self $(, $arg: $ty)*) -> $ret $(where $wty: $wbound)?; )*);
         $crate::tensor::view_methods::view_methods!(@twin [impl<'b, T: $crate::Element, D: $crate::Dimension> $crate::TensorMut<'b, T, D>]
-            $lt; $( $(#[$attr])* fn $name $([$($gen)*])? (&$self $(, $arg: $ty)*) -> $ret; )*);
+            $lt; $( $(#[$attr])* fn $name $([$($gen)*])? (&$self $(, $arg: $ty)*) -> $ret $(where $wty: $wbound)?; )*);
         $crate::tensor::view_methods::view_methods!(@twin [impl<'b, T: $crate::Element, D: $crate::Dimension> $crate::TensorCow<'b, T, D>]
-            $lt; $( $(#[$attr])* fn $name $([$($gen)*])? (&$self $(, $arg: $ty)*) -> $ret; )*);
+            $lt; $( $(#[$attr])* fn $name $([$($gen)*])? (&$self $(, $arg: $ty)*) -> $ret $(where $wty: $wbound)?; )*);
     };
     (@twin [$($head:tt)*] $lt:lifetime; $(
         $(#[$attr:meta])*
-        fn $name:ident $([$($gen:tt)*])? (&$self:ident $(, $arg:ident : $ty:ty)*) -> $ret:ty;
+        fn $name:ident $([$($gen:tt)*])? (&$self:ident $(, $arg:ident : $ty:ty)*) -> $ret:ty
+        $(where $wty:ty : $wbound:path)?;
     )*) => {
         $($head)* {
             $(
                 $(#[$attr])*
                 #[allow(clippy::needless_lifetimes)]
-                pub fn $name<$lt $(, $($gen)*)?>(&$lt $self $(, $arg: $ty)*) -> $ret {
+                pub fn $name<$lt $(, $($gen)*)?>(&$lt $self $(, $arg: $ty)*) -> $ret
+                $(where $wty: $wbound)? {
                     $self.view().$name($($arg),*)
                 }
             )*

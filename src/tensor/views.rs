@@ -10,7 +10,7 @@ use crate::element::Element;
 use crate::error::Result;
 use crate::layout::slice::{SliceItem, slice_layout};
 use crate::layout::transform as tf;
-use crate::layout::{Dimension, IntoShape, IxDyn, Layout, Order};
+use crate::layout::{Dimension, InsertAxis, IntoShape, IxDyn, Layout, Order};
 use crate::storage::{CowRepr, StorageMut, ViewMutRepr, ViewRepr};
 
 impl<'a, T: Element, D: Dimension> TensorView<'a, T, D> {
@@ -153,14 +153,22 @@ view_methods! { 'a;
     }
 
     /// Inserts a length-1 axis at `axis` (negative counts from the end of the result).
+    /// The result has one axis more: `Ix1` gives `Ix2`, …, `Ix6` and `IxDyn` give
+    /// `IxDyn` ([`InsertAxis`]). `Err` for an axis out of range or more than
+    /// [`MAX_NDIM`](crate::layout::MAX_NDIM) axes.
     ///
     /// ```
     /// use ferrotensor::prelude::*;
-    /// assert_eq!(Tensor::<f32, _>::zeros([3]).unsqueeze(0).unwrap().shape(), &[1, 3]);
+    /// let a = Tensor::<f32, _>::zeros([3]);
+    /// let u: TensorView<'_, f32, Ix2> = a.unsqueeze(0).unwrap();
+    /// assert_eq!(u.shape(), &[1, 3]);
+    /// assert!(a.unsqueeze(2).is_err());
     /// ```
-    fn unsqueeze(&self, axis: isize) -> Result<TensorView<'a, T, IxDyn>> {
+    fn unsqueeze(&self, axis: isize) -> Result<TensorView<'a, T, <D as InsertAxis>::Larger>>
+    where D: InsertAxis
+    {
         let l = tf::unsqueeze_layout(&self.layout, axis)?;
-        Ok(self.with_layout(l))
+        Ok(self.with_layout(l.into_dim()?))
     }
 
     /// Reshapes to `shape` reading elements in row-major order: a view of the same

@@ -11,7 +11,7 @@ use crate::element::Element;
 use crate::error::{Error, Result, fmt_shape};
 use crate::layout::slice::{SliceItem, slice_layout};
 use crate::layout::transform as tf;
-use crate::layout::{Dimension, IxDyn, Layout};
+use crate::layout::{Dimension, IxDyn, Layout, RemoveAxis};
 use crate::storage::{StorageMut, ViewMutRepr};
 
 /// The layout of a slice made of ranges only (and at most one `Ellipsis`), which keeps
@@ -90,18 +90,23 @@ view_methods! { 'a;
     }
 
     /// NumPy's `diagonal(offset, axis1, axis2)` as a view: both axes are removed and the
-    /// diagonal becomes the last axis. `offset > 0` is above the main diagonal.
+    /// diagonal becomes the last axis, so the result has one axis fewer (`Ix3` gives
+    /// `Ix2`; [`RemoveAxis`]). `offset > 0` is above the main diagonal. `Err` below two
+    /// axes, for an axis out of range, or for `axis1 == axis2`.
     ///
     /// ```
     /// use ferrotensor::prelude::*;
     /// let a = Tensor::<i32, _>::arange(12).into_shape([3, 4]).unwrap();
-    /// assert_eq!(a.view().diagonal(0, 0, 1).unwrap().to_vec(), vec![0, 5, 10]);
+    /// let d: TensorView<'_, i32, Ix1> = a.view().diagonal(0, 0, 1).unwrap();
+    /// assert_eq!(d.to_vec(), vec![0, 5, 10]);
     /// assert_eq!(a.view().diagonal(1, 0, 1).unwrap().to_vec(), vec![1, 6, 11]);
     /// assert_eq!(a.view().diagonal(-1, 0, 1).unwrap().to_vec(), vec![4, 9]);
     /// assert!(a.view().diagonal(0, 1, -1).is_err());
     /// ```
-    fn diagonal(&self, offset: isize, axis1: isize, axis2: isize) -> Result<TensorView<'a, T, IxDyn>> {
-        Ok(self.with_layout(tf::diagonal_layout(&self.layout, offset, axis1, axis2)?))
+    fn diagonal(&self, offset: isize, axis1: isize, axis2: isize) -> Result<TensorView<'a, T, <D as RemoveAxis>::Smaller>>
+    where D: RemoveAxis
+    {
+        Ok(self.with_layout(tf::diagonal_layout(&self.layout, offset, axis1, axis2)?.into_dim()?))
     }
 
     /// Slicing that keeps the rank type `D`: only range items (and at most one
@@ -179,8 +184,11 @@ impl<T: Element, S: StorageMut<Elem = T>, D: Dimension> TensorBase<S, D> {
     /// a.diagonal_mut(0, 0, 1).unwrap().fill(1);
     /// assert_eq!(a.to_vec(), Tensor::<i32, _>::eye(3).to_vec());
     /// ```
-    pub fn diagonal_mut(&mut self, offset: isize, axis1: isize, axis2: isize) -> Result<TensorMut<'_, T, IxDyn>> {
-        self.relayout_mut(|l| tf::diagonal_layout(l, offset, axis1, axis2))
+    pub fn diagonal_mut(&mut self, offset: isize, axis1: isize, axis2: isize) -> Result<TensorMut<'_, T, D::Smaller>>
+    where
+        D: RemoveAxis,
+    {
+        self.relayout_mut(|l| tf::diagonal_layout(l, offset, axis1, axis2)?.into_dim())
     }
 
     /// A writable view with axes reordered. See [`TensorView::permute`].

@@ -173,13 +173,19 @@ pub fn views<'a, T: Golden>(b: &'a [Tensor<T>], case: &Value) -> Vec<TensorView<
         .collect()
 }
 
-/// `spec`'s view ops (swap, flip, step, bcast) applied to `t`.
+/// `spec`'s view ops (its `ops`, if any) applied to `t`.
 pub fn view_of<'a, T: Element>(t: &'a Tensor<T>, spec: &Value) -> TensorView<'a, T> {
-    let mut v = t.view();
-    let Some(ops) = spec.get("ops").and_then(|o| o.as_array()) else {
-        return v;
-    };
-    for o in ops {
+    match spec.get("ops") {
+        Some(ops) => apply_view_ops(t.view(), ops),
+        None => t.view(),
+    }
+}
+
+/// The golden generators' view ops applied to `v` in order: `["swap"]` (the last two
+/// axes), `["flip", axis]`, `["step", axis]` (every second element) and
+/// `["bcast", shape]`.
+pub fn apply_view_ops<'a, T: Element>(mut v: TensorView<'a, T>, ops: &Value) -> TensorView<'a, T> {
+    for o in ops.as_array().expect("view ops") {
         let name = o[0].as_str().unwrap();
         v = match name {
             "swap" => v.swap_axes(-1, -2).unwrap(),

@@ -2,6 +2,7 @@
 //! long (several passes) and wide (one thread per output) reductions.
 
 use crate::common::*;
+use ferrotensor::device::{DeviceElement, DeviceTensor};
 use ferrotensor::prelude::*;
 use rand::Rng;
 
@@ -22,6 +23,30 @@ fn axis_sets(r: &mut rand::rngs::StdRng, nd: usize) -> Vec<Vec<isize>> {
         sets.push(s);
     }
     sets
+}
+
+/// The device's and the CPU's result of one reduction agree: both `Ok` and `same`
+/// holds for the host copy, or both `Err` with the same message.
+#[track_caller]
+fn agree<T: DeviceElement, D: Dimension, C: std::fmt::Debug>(
+    dev: Result<DeviceTensor<T, D>>,
+    cpu: Result<C>,
+    what: &str,
+    same: impl FnOnce(&Tensor<T, IxDyn>, &C),
+) {
+    match (dev, cpu) {
+        (Ok(d), Ok(c)) => same(&host(&d), &c),
+        (Err(d), Err(c)) => assert_eq!(d.to_string(), c.to_string(), "{what}"),
+        (d, c) => panic!("{what}: device {d:?} cpu {c:?}"),
+    }
+}
+
+/// Asserts the device's `u32` indices equal the CPU's `usize` ones, shape and values.
+#[track_caller]
+fn assert_same_indices<D: Dimension>(dev: &Tensor<u32, IxDyn>, cpu: &Tensor<usize, D>, what: &str) {
+    assert_eq!(dev.shape(), cpu.shape(), "{what}: shapes");
+    let want: Vec<u32> = cpu.iter().map(|&x| x as u32).collect();
+    assert_eq!(dev.to_vec(), want, "{what}");
 }
 
 #[test]
@@ -59,13 +84,12 @@ fn sum_mean_max_min_over_any_axes() {
                         &ci.sum_axes(&axes, keep).unwrap(),
                         &what,
                     );
-                    let (cm, dm) = (cpu.max_axes(&axes, keep), g.max_axes(&axes, keep));
-                    assert_eq!(cm.is_ok(), dm.is_ok(), "{what}");
-                    match (cm, dm) {
-                        (Ok(c), Ok(d)) => assert_same(&host(&d), &c, &what),
-                        (Err(c), Err(d)) => assert_eq!(c.to_string(), d.to_string()),
-                        _ => unreachable!(),
-                    }
+                    agree(
+                        g.max_axes(&axes, keep),
+                        cpu.max_axes(&axes, keep),
+                        &what,
+                        |d, c| assert_same(d, c, &what),
+                    );
                     if let Ok(c) = ci.min_axes(&axes, keep) {
                         assert_same(&host(&gi.min_axes(&axes, keep).unwrap()), &c, &what);
                     }
@@ -91,32 +115,18 @@ fn sum_mean_max_min_over_any_axes() {
                         &ci.sum_axis(a).unwrap(),
                         &what,
                     );
-                    match (cpu.max_axis(a), g.max_axis(a)) {
-                        (Ok(c), Ok(d)) => assert_same(&host(&d), &c, &what),
-                        (Err(c), Err(d)) => assert_eq!(c.to_string(), d.to_string(), "{what}"),
-                        (c, d) => panic!("{what}: cpu {c:?} device {d:?}"),
-                    }
+                    agree(g.max_axis(a), cpu.max_axis(a), &what, |d, c| {
+                        assert_same(d, c, &what)
+                    });
                     if let Ok(c) = ci.min_axis(a) {
                         assert_same(&host(&gi.min_axis(a).unwrap()), &c, &what);
                     }
                     let what = format!("argmax {} axis {a}", case.name);
-                    match (cpu.argmax_axis(a), g.argmax_axis(a)) {
-                        (Ok(c), Ok(d)) => assert_eq!(
-                            host(&d).to_vec(),
-                            c.to_vec().iter().map(|&x| x as u32).collect::<Vec<_>>(),
-                            "{what}"
-                        ),
-                        (Err(c), Err(d)) => assert_eq!(c.to_string(), d.to_string(), "{what}"),
-                        (c, d) => panic!("{what}: cpu {c:?} device {d:?}"),
-                    }
+                    agree(g.argmax_axis(a), cpu.argmax_axis(a), &what, |d, c| {
+                        assert_same_indices(d, c, &what)
+                    });
                     if let Ok(c) = ci.argmin_axis(a) {
-                        let d = host(&gi.argmin_axis(a).unwrap());
-                        assert_eq!(d.shape(), c.shape());
-                        assert_eq!(
-                            d.to_vec(),
-                            c.to_vec().iter().map(|&x| x as u32).collect::<Vec<_>>(),
-                            "argmin {what}"
-                        );
+                        assert_same_indices(&host(&gi.argmin_axis(a).unwrap()), &c, &what);
                     }
                 }
             }
@@ -154,10 +164,10 @@ fn nan_ties_and_empty_as_cpu() {
         0.0,
         "sum NaN",
     );
-    let am = t.argmax_axis(1).unwrap().to_vec();
-    assert_eq!(
-        host(&g.argmax_axis(1).unwrap()).to_vec(),
-        am.iter().map(|&x| x as u32).collect::<Vec<_>>()
+    assert_same_indices(
+        &host(&g.argmax_axis(1).unwrap()),
+        &t.argmax_axis(1).unwrap(),
+        "argmax NaN",
     );
     assert_eq!(
         host(&g.argmax().unwrap()).to_vec(),
@@ -205,31 +215,9 @@ fn long_and_wide_reductions() {
     let mut r = rng(40);
     // Long: 3 passes (4096 elements per workgroup per pass), strided (every other).
     let long = randf(&mut r, &[2, 3 * 4096 * 4096 / 1024 + 13]);
-    let cpu = long.slice([
-        SliceItem::Range {
-            start: None,
-            stop: None,
-            step: 1,
-        },
-        SliceItem::Range {
-            start: None,
-            stop: None,
-            step: -2,
-        },
-    ]);
+    let cpu = long.slice(s![.., ..;-2]);
     let g = long.to_device(&dev).unwrap();
-    let gv = g.slice([
-        SliceItem::Range {
-            start: None,
-            stop: None,
-            step: 1,
-        },
-        SliceItem::Range {
-            start: None,
-            stop: None,
-            step: -2,
-        },
-    ]);
+    let gv = g.slice(s![.., ..;-2]);
     assert_close(
         &host(&gv.sum_axes(&[1], false).unwrap()),
         &cpu.sum_axes(&[1], false).unwrap(),
@@ -242,17 +230,10 @@ fn long_and_wide_reductions() {
         &cpu.max_axes(&[1], true).unwrap(),
         "long max",
     );
-    let am: Vec<u32> = cpu
-        .argmin_axis(1)
-        .unwrap()
-        .to_vec()
-        .iter()
-        .map(|&x| x as u32)
-        .collect();
-    assert_eq!(
-        host(&gv.argmin_axis(1).unwrap()).to_vec(),
-        am,
-        "long argmin over partials"
+    assert_same_indices(
+        &host(&gv.argmin_axis(1).unwrap()),
+        &cpu.argmin_axis(1).unwrap(),
+        "long argmin over partials",
     );
     // Wide: many outputs over a strided axis (one thread per output).
     let wide = randi(&mut r, &[300, 5000]);
@@ -262,16 +243,9 @@ fn long_and_wide_reductions() {
         &wide.sum_axes(&[0], false).unwrap(),
         "wide sum",
     );
-    let am: Vec<u32> = wide
-        .argmax_axis(0)
-        .unwrap()
-        .to_vec()
-        .iter()
-        .map(|&x| x as u32)
-        .collect();
-    assert_eq!(
-        host(&gw.argmax_axis(0).unwrap()).to_vec(),
-        am,
-        "wide argmax"
+    assert_same_indices(
+        &host(&gw.argmax_axis(0).unwrap()),
+        &wide.argmax_axis(0).unwrap(),
+        "wide argmax",
     );
 }

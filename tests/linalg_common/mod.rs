@@ -1,6 +1,7 @@
 //! Shared helpers for the golden linear-algebra tests: rebuild the operands that
-//! `tests/golden/gen_linalg.py` describes (formula-filled, then viewed) and compare
-//! results with NumPy's.
+//! `tests/golden/gen_linalg.py` describes (formula-filled, then viewed, with the view ops
+//! and the small fill formula of [`crate::breadth_common`]) and compare results with
+//! NumPy's.
 #![allow(dead_code)]
 
 use ferrotensor::prelude::*;
@@ -18,7 +19,7 @@ pub fn fill(n: usize, op: usize, kind: &str) -> Vec<i64> {
             if kind == "big" {
                 ((i * 7919 + 13 + 101 * op as i64) % 200003) - 100000
             } else {
-                ((i * 7 + 3 + 5 * op as i64) % 11) - 5
+                crate::breadth_common::fill_value(i as usize, op).0 as i64
             }
         })
         .collect()
@@ -37,30 +38,9 @@ pub fn base<T: Num>(spec: &Value, op: usize, kind: &str) -> Tensor<T> {
     Tensor::from_vec(data, shape).unwrap()
 }
 
-/// Applies the spec's view ops (swap, flip, step, bcast) to `t`.
+/// Applies the spec's view ops (its second item) to `t`.
 pub fn view_of<'a, T: Num>(t: &'a Tensor<T>, spec: &Value) -> TensorView<'a, T> {
-    let mut v = t.view();
-    for o in spec[1].as_array().unwrap() {
-        let name = o[0].as_str().unwrap();
-        v = match name {
-            "swap" => v.swap_axes(-1, -2).unwrap(),
-            "flip" => v.flip(o[1].as_i64().unwrap() as isize).unwrap(),
-            "step" => {
-                let ax = o[1].as_i64().unwrap() as usize;
-                let items: Vec<SliceItem> = (0..v.ndim())
-                    .map(|i| SliceItem::Range {
-                        start: None,
-                        stop: None,
-                        step: if i == ax { 2 } else { 1 },
-                    })
-                    .collect();
-                v.slice(items)
-            }
-            "bcast" => v.broadcast_to(usizes(&o[1])).unwrap(),
-            _ => panic!("unknown view op {name}"),
-        };
-    }
-    v
+    crate::breadth_common::apply_view_ops(t.view(), &spec[1])
 }
 
 /// Checks `got` against the case's `shape` and `data` (exact for integers, relative
