@@ -60,37 +60,16 @@ impl Shape {
 }
 
 impl Level {
-    /// The best level this CPU runs (never a SIMD one under Miri), capped by the
-    /// environment variable `FERROTENSOR_MAX_ISA` (`avx512`, `avx2` or `portable`; read
-    /// once), which exists to test and measure the narrower paths on a wider CPU.
+    /// The level of [`crate::cpu::isa`]: the best this CPU runs (never a SIMD one under
+    /// Miri), capped by the environment variable `FERROTENSOR_ISA` (`avx512`, `avx2` or
+    /// `portable`), which exists to test and measure the narrower paths on a wider CPU.
     pub fn detect() -> Self {
-        static LEVEL: std::sync::OnceLock<Level> = std::sync::OnceLock::new();
-        *LEVEL.get_or_init(|| {
-            let cap = std::env::var("FERROTENSOR_MAX_ISA").unwrap_or_default();
-            Self::best().min_with(&cap)
-        })
-    }
-
-    fn best() -> Self {
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        {
-            if is_x86_feature_detected!("avx512f") {
-                return Level::Avx512;
-            }
-            if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
-                return Level::Avx2;
-            }
-        }
-        Level::Portable
-    }
-
-    /// `self`, or the narrower level named by `cap`.
-    fn min_with(self, cap: &str) -> Self {
-        match (self, cap.trim().to_ascii_lowercase().as_str()) {
-            (_, "portable" | "scalar") => Level::Portable,
+        match crate::cpu::isa() {
             #[cfg(target_arch = "x86_64")]
-            (Level::Avx512, "avx2") => Level::Avx2,
-            (l, _) => l,
+            crate::cpu::Isa::Avx512 => Level::Avx512,
+            #[cfg(target_arch = "x86_64")]
+            crate::cpu::Isa::Avx2 => Level::Avx2,
+            _ => Level::Portable,
         }
     }
 
