@@ -229,3 +229,32 @@ pub(crate) fn valid_range(off: isize, s: usize, limit: usize, count: usize) -> (
     let lo = lo.min(count);
     (lo, hi.clamp(lo, count))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::par_tasks;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Every task runs exactly once, on two threads, also when a task itself runs a
+    /// parallel loop (from inside rayon's pool).
+    #[test]
+    fn par_tasks_runs_each_task_once_also_nested() {
+        let hits: Vec<AtomicUsize> = (0..200).map(|_| AtomicUsize::new(0)).collect();
+        let states = AtomicUsize::new(0);
+        crate::with_num_threads(2, || {
+            par_tasks(
+                20,
+                || states.fetch_add(1, Ordering::Relaxed),
+                |_, i| {
+                    crate::with_num_threads(2, || {
+                        par_tasks(10, || (), |_, j| _ = hits[i * 10 + j].fetch_add(1, Ordering::Relaxed))
+                    })
+                },
+            )
+        });
+        assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1));
+        // One scratch state per thread that took a task, never one per task.
+        let s = states.load(Ordering::Relaxed);
+        assert!((1..=2).contains(&s), "{s} states for two threads");
+    }
+}
