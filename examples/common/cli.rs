@@ -1,5 +1,5 @@
 //! Command-line flags of the examples (`digits`, `mnist_cnn`, `resnet`): `--name value`
-//! pairs, each written into the variable the example names for it.
+//! pairs and `--switch`es, each written into the variable the example names for it.
 
 use std::str::FromStr;
 
@@ -7,6 +7,21 @@ use std::str::FromStr;
 pub trait FlagValue {
     /// Parses `v` into `self`; the error says why (the caller adds the flag's name).
     fn set(&mut self, v: &str) -> Result<(), String>;
+    /// Whether the flag is followed by a value (`false` for switches such as `--profile`).
+    fn takes_value(&self) -> bool {
+        true
+    }
+}
+
+/// A switch: present means `true`, and it takes no value.
+impl FlagValue for bool {
+    fn set(&mut self, _: &str) -> Result<(), String> {
+        *self = true;
+        Ok(())
+    }
+    fn takes_value(&self) -> bool {
+        false
+    }
 }
 
 macro_rules! flag_value {
@@ -49,6 +64,11 @@ pub fn parse_flags(usage: &str, flags: &mut [(&str, &mut dyn FlagValue)]) -> Res
         let Some((_, var)) = flags.iter_mut().find(|(name, _)| *name == flag) else {
             return Err(format!("unknown argument {flag} (try --help)"));
         };
+        if !var.takes_value() {
+            var.set("")?;
+            i += 1;
+            continue;
+        }
         let value = args
             .get(i + 1)
             .ok_or_else(|| format!("{flag} needs a value (try --help)"))?;

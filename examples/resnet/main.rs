@@ -9,7 +9,7 @@
 //! weights are random (from `--seed`), without `--input` the batch is random
 //! (`--batch`, `--size`), so it runs on a fresh clone with no files. `--threads N`
 //! sets the thread count; `--repeat R` times R forward passes after a warm-up and prints
-//! `median_ms: X`.
+//! `median_ms: X`; `--profile` (with `--repeat`) also prints each layer's median time.
 //!
 //! Exporting real weights (Python, with torch and torchvision):
 //! ```text
@@ -30,13 +30,14 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 const HELP: &str = "usage: resnet [--weights W.safetensors|W.npz] [--input X.npy] [--output Y.npy]
-              [--threads N] [--repeat R] [--seed S] [--batch N] [--size PIXELS]
+              [--threads N] [--repeat R] [--profile] [--seed S] [--batch N] [--size PIXELS]
 
   --weights  torchvision resnet18 state_dict (safetensors or npz, f32); random if absent
   --input    NCHW f32 batch (.npy); random (--batch × 3 × --size × --size) if absent
   --output   write the logits (N, 1000) as .npy
   --threads  threads for the forward pass (default: all)
   --repeat   time R forward passes after a warm-up and print `median_ms: X`
+  --profile  with --repeat: also print each layer's median time (`layer_ms: NAME X`)
   --seed     seed of the random weights and input (default 0)
   --batch    batch size of the random input (default 1)
   --size     height and width of the random input (default 224)";
@@ -48,6 +49,7 @@ struct Args {
     output: Option<String>,
     threads: Option<usize>,
     repeat: usize,
+    profile: bool,
     seed: u64,
     batch: usize,
     size: usize,
@@ -70,6 +72,7 @@ fn parse_args() -> Result<Args, String> {
             ("--seed", &mut a.seed),
             ("--batch", &mut a.batch),
             ("--size", &mut a.size),
+            ("--profile", &mut a.profile),
         ],
     )?;
     // Zero threads, images or pixels mean one.
@@ -86,6 +89,22 @@ fn load(path: &str) -> ferrotensor::Result<BTreeMap<String, DynTensor>> {
     } else {
         Ok(ferrotensor::io::safetensors::read_safetensors(path)?.tensors)
     }
+}
+
+/// Prints the median time of each layer over `repeat` timed passes.
+fn profile(net: &ResNet<f32>, x: &Tensor<f32, IxDyn>, repeat: usize) -> ferrotensor::Result<()> {
+    let mut laps: Vec<Vec<(String, f64)>> = Vec::new();
+    for _ in 0..repeat {
+        let mut t = Vec::new();
+        net.forward_timed(x, &mut t)?;
+        laps.push(t);
+    }
+    for (i, (name, _)) in laps[0].iter().enumerate() {
+        let mut v: Vec<f64> = laps.iter().map(|l| l[i].1 * 1e3).collect();
+        v.sort_by(f64::total_cmp);
+        println!("layer_ms: {name} {:.3}", v[v.len() / 2]);
+    }
+    Ok(())
 }
 
 fn main() {
@@ -142,6 +161,9 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             .collect();
         times.sort_by(f64::total_cmp);
         println!("median_ms: {:.3}", times[times.len() / 2]);
+        if args.profile {
+            profile(&net, &x, args.repeat)?;
+        }
     }
     if let Some(p) = &args.output {
         ferrotensor::io::npy::write_npy(p, &logits)?;

@@ -152,6 +152,8 @@ impl<'a> Weights<'a> {
 /// One basic block: two 3×3 convolutions (batch norms folded, ReLU fused; the second
 /// adds the shortcut before its ReLU) and an optional 1×1 downsampling shortcut.
 pub struct Block<T: Float> {
+    /// The `state_dict` prefix, `layer1.0` …
+    name: String,
     conv1: Conv2d<T>,
     conv2: Conv2d<T>,
     down: Option<Conv2d<T>>,
@@ -236,7 +238,12 @@ impl<T: Float> ResNet<T> {
                 } else {
                     None
                 };
-                blocks.push(Block { conv1, conv2, down });
+                blocks.push(Block {
+                    name: p,
+                    conv1,
+                    conv2,
+                    down,
+                });
                 cin = c;
             }
         }
@@ -259,31 +266,31 @@ impl<T: Float> ResNet<T> {
             t = std::time::Instant::now();
         };
         let mut h = self.stem.forward(x)?;
-        lap("stem".into(), times);
+        lap("conv1".into(), times);
         h = nn::max_pool2d(&h, [3, 3], [2, 2], [1, 1])?;
         lap("maxpool".into(), times);
-        for (i, b) in self.blocks.iter().enumerate() {
+        for b in &self.blocks {
             let y = b.conv1.forward(&h)?;
             lap(
-                format!("b{i}.conv1 {:?} {}", h.shape(), b.conv1.kernel()),
+                format!("{}.conv1 {:?} {}", b.name, h.shape(), b.conv1.kernel()),
                 times,
             );
             h = match &b.down {
                 Some(d) => {
                     let s = d.forward(&h)?;
-                    lap(format!("b{i}.down {}", d.kernel()), times);
+                    lap(format!("{}.downsample {}", b.name, d.kernel()), times);
                     b.conv2.forward_add(&y, &s)?
                 }
                 None => b.conv2.forward_add(&y, &h)?,
             };
             lap(
-                format!("b{i}.conv2 {:?} {}", y.shape(), b.conv2.kernel()),
+                format!("{}.conv2 {:?} {}", b.name, y.shape(), b.conv2.kernel()),
                 times,
             );
         }
         let pooled = nn::global_avg_pool2d(&h)?;
         let out = self.fc.forward(&nn::flatten(&pooled, 1)?)?;
-        lap("gap+fc".into(), times);
+        lap("avgpool+fc".into(), times);
         Ok(out)
     }
 

@@ -28,6 +28,9 @@ mod avx512 {
     use std::arch::x86_64::*;
 
     /// Sorts `keys` (2 ..= [`NET_MAX`](super::NET_MAX) long) ascending.
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F (callers outside this module must check it).
     #[target_feature(enable = "avx512f")]
     pub(super) fn sort(keys: &mut [u32]) {
         match keys.len().div_ceil(16).next_power_of_two() {
@@ -51,6 +54,9 @@ mod avx512 {
     }
 
     /// The bitonic network on `R` registers (`keys.len() <= 16 * R`).
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn sort_regs<const R: usize>(keys: &mut [u32]) {

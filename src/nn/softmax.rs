@@ -80,7 +80,11 @@ impl RowFloat for f64 {}
 /// Softmax of consecutive rows of `n` elements of `x` into `out`, on the calling thread
 /// (the fused row kernel of [`softmax`], for callers that tile their own rows).
 pub(super) fn softmax_rows<E: RowFloat>(x: &[E], out: &mut [E], n: usize) {
-    Level::detect().rows(x, out, n, false, &mut [])
+    assert_eq!(x.len(), out.len(), "softmax_rows: input and output lengths differ");
+    let mut scratch = vec![E::zero(); n];
+    // SAFETY: `out` is an exclusive slice of `x.len()` elements, and `MaybeUninit<E>`
+    // has the layout of `E`.
+    unsafe { Level::detect().rows(x, out.as_mut_ptr().cast::<Out<E>>(), n, false, false, &mut scratch) }
 }
 
 /// Elements per parallel task.

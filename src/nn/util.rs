@@ -54,22 +54,40 @@ pub(crate) fn from_f32<T: Float>(s: &[f32]) -> Vec<T> {
 }
 
 /// Runs `f(state, i)` for `i in 0..n`, split over at most
-/// [`crate::threads::num_threads`] threads; `init` makes one scratch state per piece.
+/// [`crate::threads::num_threads`] threads; `init` makes one scratch state per thread.
+///
+/// The calling thread takes part: the other threads are started as rayon spawns and
+/// every thread takes the next task from a shared counter. Handing the whole loop to
+/// rayon's pool instead (`into_par_iter` from a thread outside the pool) puts the
+/// caller to sleep while the pool threads are woken, and wakes it again at the end:
+/// two sleeps and wake-ups per call, which at batch 1 (tens of calls per network, each
+/// a fraction of a millisecond) cost as much as the second core gains. Tasks are taken
+/// one at a time, so a thread that starts late simply takes fewer.
 pub(crate) fn par_tasks<I>(n: usize, init: impl Fn() -> I + Sync, f: impl Fn(&mut I, usize) + Sync) {
-    use rayon::prelude::*;
-    let threads = crate::threads::num_threads();
-    if threads <= 1 || n <= 1 {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let threads = crate::threads::num_threads().min(n);
+    if threads <= 1 {
         let mut st = init();
         (0..n).for_each(|i| f(&mut st, i));
-    } else if threads >= rayon::current_num_threads() {
-        (0..n).into_par_iter().for_each_init(&init, |st, i| f(st, i));
-    } else {
-        let chunks = threads.min(n);
-        (0..chunks).into_par_iter().for_each(|c| {
-            let mut st = init();
-            (n * c / chunks..n * (c + 1) / chunks).for_each(|i| f(&mut st, i));
-        });
+        return;
     }
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut st = None;
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= n {
+                break;
+            }
+            f(st.get_or_insert_with(&init), i);
+        }
+    };
+    rayon::in_place_scope(|s| {
+        for _ in 1..threads {
+            s.spawn(|_| work());
+        }
+        work();
+    });
 }
 
 /// `Err` unless every listed value is nonzero.
@@ -225,5 +243,34 @@ pub(crate) fn native_float<T: Float>(
         cast_vec(f64k(xs)).unwrap_or_else(|_| unreachable!("T is f64"))
     } else {
         from_f32(&f32k(&to_f32(data)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::par_tasks;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Every task runs exactly once, on two threads, also when a task itself runs a
+    /// parallel loop (from inside rayon's pool).
+    #[test]
+    fn par_tasks_runs_each_task_once_also_nested() {
+        let hits: Vec<AtomicUsize> = (0..200).map(|_| AtomicUsize::new(0)).collect();
+        let states = AtomicUsize::new(0);
+        crate::with_num_threads(2, || {
+            par_tasks(
+                20,
+                || states.fetch_add(1, Ordering::Relaxed),
+                |_, i| {
+                    crate::with_num_threads(2, || {
+                        par_tasks(10, || (), |_, j| _ = hits[i * 10 + j].fetch_add(1, Ordering::Relaxed))
+                    })
+                },
+            )
+        });
+        assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1));
+        // One scratch state per thread that took a task, never one per task.
+        let s = states.load(Ordering::Relaxed);
+        assert!((1..=2).contains(&s), "{s} states for two threads");
     }
 }

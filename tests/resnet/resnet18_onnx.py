@@ -17,6 +17,8 @@ node from torchvision's `state_dict` names).
         ResNet-18 forward time, the example against ONNX Runtime in the same run: batch 1
         and 8, 1 and 2 threads, median of --repeat passes after a warm-up; prints the
         ratios ours / ONNX Runtime and the CPU model (run it through /work/tools/bench)
+    python3 tests/resnet/resnet18_onnx.py profile --example target/release/examples/resnet --batch 1 --threads 2
+        per-layer times, the example's (`--profile`) against ONNX Runtime's node profile
 """
 import argparse
 import os
@@ -82,10 +84,14 @@ def random_weights(seed):
     return w
 
 
-def build_model(w, eps=1e-5):
+def build_model(w, eps=1e-5, layer_of=None):
     """The ResNet-18 graph: Conv/BatchNormalization/Relu/MaxPool/Add/GlobalAveragePool/
     Flatten/Gemm nodes, weights as initializers (ONNX Runtime folds the batch norms
-    itself, as it would for an exported torchvision model)."""
+    itself, as it would for an exported torchvision model). `layer_of` (a dict), if
+    given, receives the layer name (`conv1`, `layer1.0.conv2`, `maxpool`, …) of every
+    tensor the graph computes: ONNX Runtime names a fused node after one of them."""
+    if layer_of is None:
+        layer_of = {}
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
@@ -99,6 +105,7 @@ def build_model(w, eps=1e-5):
     def conv(x, name, stride, pad):
         y = fresh("conv")
         k = w[name].shape[2]
+        layer_of[y] = name.removesuffix(".weight").removesuffix(".0")
         nodes.append(helper.make_node("Conv", [x, name], [y], kernel_shape=[k, k],
                                       strides=[stride, stride], pads=[pad] * 4))
         return y
@@ -108,15 +115,18 @@ def build_model(w, eps=1e-5):
         nodes.append(helper.make_node("BatchNormalization",
                                       [x] + [f"{p}.{s}" for s in ("weight", "bias", "running_mean", "running_var")],
                                       [y], epsilon=eps))
+        layer_of[y] = layer_of.get(x)
         return y
 
     def relu(x):
         y = fresh("relu")
         nodes.append(helper.make_node("Relu", [x], [y]))
+        layer_of[y] = layer_of.get(x)
         return y
 
     x = relu(bn(conv("input", "conv1.weight", 2, 3), "bn1"))
     y = fresh("pool")
+    layer_of[y] = "maxpool"
     nodes.append(helper.make_node("MaxPool", [x], [y], kernel_shape=[3, 3], strides=[2, 2], pads=[1] * 4))
     x = y
     for li, (_, stride) in enumerate(STAGES, start=1):
@@ -131,12 +141,15 @@ def build_model(w, eps=1e-5):
                 sc = x
             z = fresh("add")
             nodes.append(helper.make_node("Add", [h, sc], [z]))
+            layer_of[z] = layer_of[h]
             x = relu(z)
     g = fresh("gap")
     nodes.append(helper.make_node("GlobalAveragePool", [x], [g]))
+    layer_of[g] = "avgpool"
     f = fresh("flat")
     nodes.append(helper.make_node("Flatten", [g], [f], axis=1))
-    nodes.append(helper.make_node("Gemm", [f, "fc.weight", "fc.bias"], ["logits"], transB=1))
+    layer_of[f] = "avgpool"
+    nodes.append(helper.make_node("Gemm", [f, "fc.weight", "fc.bias"], ["logits"], name="fc", transB=1))
     graph = helper.make_graph(
         nodes, "resnet18",
         [helper.make_tensor_value_info("input", TensorProto.FLOAT, ["N", 3, "H", "W"])],
@@ -148,11 +161,15 @@ def build_model(w, eps=1e-5):
     return model
 
 
-def session(model, threads):
+def session(model, threads, profile_prefix=None):
     """An ONNX Runtime session with `threads` intra-op threads, spinning off (the
-    threads sleep between operations, as ferrotensor's do), all graph optimisations."""
+    threads sleep between operations, as ferrotensor's do), all graph optimisations;
+    with `profile_prefix`, ONNX Runtime's per-node profile is written there."""
     import onnxruntime as ort
     so = ort.SessionOptions()
+    if profile_prefix:
+        so.enable_profiling = True
+        so.profile_file_prefix = profile_prefix
     so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
     so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
@@ -238,6 +255,68 @@ def bench(example, repeat):
                 print(f"| {batch} | {threads} | {ours:.2f} | {ort_ms:.2f} | {ours / ort_ms:.2f} |", flush=True)
 
 
+def ort_layer_ms(sess, x, repeat, layer_of):
+    """Median time of each layer in ONNX Runtime's profile over `repeat` runs (after a
+    warm-up): its nodes (named after a tensor they compute, plus a layout suffix) mapped
+    to layers by `layer_of` (from `build_model`); layout reorders count as `reorder`."""
+    import json
+    sess.run(["logits"], {"input": x})
+    for _ in range(repeat):
+        sess.run(["logits"], {"input": x})
+    path = sess.end_profiling()
+    with open(path) as f:
+        events = json.load(f)
+    os.remove(path)
+    runs = {}
+    for e in events:
+        if e.get("cat") == "Node" and e["name"].endswith("_kernel_time"):
+            node = e["name"].removesuffix("_kernel_time")
+            layer = layer_of.get(node.removesuffix("_nchwc"), "fc" if node == "fc" else "reorder")
+            runs.setdefault(node, (layer, []))[1].append(e["dur"] / 1e3)
+    per = {}
+    # The first run of each node is the warm-up.
+    for layer, v in runs.values():
+        per[layer] = per.get(layer, 0.0) + float(np.median(v[1:] if len(v) > 1 else v))
+    return per
+
+
+def profile(example, batch, threads, repeat):
+    """Per-layer times: the example's `--profile` lines against ONNX Runtime's profile
+    (its Conv nodes carry the fused batch norm, ReLU and residual add, as ours do)."""
+    w = random_weights(0)
+    x = random_input(1, batch)
+    with tempfile.TemporaryDirectory() as d:
+        wpath, xpath = os.path.join(d, "w.npz"), os.path.join(d, "x.npy")
+        save_weights(w, wpath)
+        np.save(xpath, x)
+        layer_of = {}
+        model = build_model(w, layer_of=layer_of)
+        ort = ort_layer_ms(session(model, threads, os.path.join(d, "ort")), x, repeat, layer_of)
+        out = subprocess.run([example, "--weights", wpath, "--input", xpath, "--threads", str(threads),
+                              "--repeat", str(repeat), "--profile"], check=True, capture_output=True,
+                             text=True).stdout
+    print(f"batch {batch}, {threads} thread(s), median of {repeat}")
+    print("| layer | ferrotensor ms | ONNX Runtime ms | ratio |")
+    print("|---|---|---|---|")
+    tot = [0.0, 0.0]
+    for line in out.splitlines():
+        if not line.startswith("layer_ms:"):
+            continue
+        parts = line.split()
+        name, ms = parts[1], float(parts[-1])
+        label = " ".join(parts[1:-1])
+        keys = ["avgpool", "fc"] if name == "avgpool+fc" else [name]
+        o = sum(ort.get(k, 0.0) for k in keys)
+        tot[0] += ms
+        tot[1] += o
+        print(f"| {label} | {ms:.3f} | {o:.3f} | {ms / o if o else float('nan'):.2f} |")
+    print(f"| sum | {tot[0]:.3f} | {tot[1]:.3f} | {tot[0] / tot[1]:.2f} |")
+    missing = sorted(set(ort) - {l.split()[1] for l in out.splitlines() if l.startswith("layer_ms:")}
+                     - {"avgpool", "fc"})
+    if missing:
+        print("ONNX Runtime nodes not matched: " + ", ".join(f"{k} {ort[k]:.3f}" for k in missing))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -255,6 +334,11 @@ def main():
     a.add_argument("--threads", type=int, default=1)
     a = sub.add_parser("check")
     a.add_argument("--example", required=True)
+    a = sub.add_parser("profile")
+    a.add_argument("--example", required=True)
+    a.add_argument("--batch", type=int, default=1)
+    a.add_argument("--threads", type=int, default=2)
+    a.add_argument("--repeat", type=int, default=10)
     a = sub.add_parser("bench")
     a.add_argument("--example", required=True)
     a.add_argument("--repeat", type=int, default=20)
@@ -267,6 +351,8 @@ def main():
         x = np.load(args.input)
         y = session(build_model(load_weights(args.weights)), args.threads).run(["logits"], {"input": x})[0]
         np.save(args.out, y)
+    elif args.cmd == "profile":
+        profile(args.example, args.batch, args.threads, args.repeat)
     elif args.cmd == "bench":
         bench(args.example, args.repeat)
     else:
