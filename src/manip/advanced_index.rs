@@ -16,14 +16,14 @@ use crate::tensor::{Tensor, TensorBase, TensorView};
 /// row-major order, the buffer offset `base + Σ_j idx_j · strides[j]` of the element they
 /// select in an array of shape `shape`. Negative indices count from the end; `Err` for
 /// an index out of range, index shapes that do not broadcast, or `k` outside `1..=ndim`.
-pub(super) fn index_offsets<I: IndexElement, D2: Dimension, V: AsView<I, D2>>(
+pub(super) fn index_offsets<I: IndexElement, D2: Dimension>(
     shape: &[usize],
     strides: &[isize],
     base: usize,
-    indices: &[V],
+    views: &[TensorView<'_, I, D2>],
     op: &'static str,
 ) -> Result<(Vec<usize>, Vec<usize>)> {
-    let k = indices.len();
+    let k = views.len();
     if k == 0 || k > shape.len() {
         return Err(Error::index(
             op,
@@ -34,7 +34,6 @@ pub(super) fn index_offsets<I: IndexElement, D2: Dimension, V: AsView<I, D2>>(
             ),
         ));
     }
-    let views: Vec<TensorView<'_, I, D2>> = indices.iter().map(|v| v.as_view()).collect();
     let mut b: Vec<usize> = views[0].shape().to_vec();
     for v in &views[1..] {
         b = broadcast_shapes(&b, v.shape(), op)
@@ -85,7 +84,8 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     ) -> Result<Tensor<T, IxDyn>> {
         let op = "advanced_index";
         let shape = self.shape();
-        let (b, offsets) = index_offsets(shape, self.strides(), self.offset(), indices, op)?;
+        let views: Vec<TensorView<'_, I, D2>> = indices.iter().map(|v| v.as_view()).collect();
+        let (b, offsets) = index_offsets(shape, self.strides(), self.offset(), &views, op)?;
         let k = indices.len();
         let rest = &shape[k..];
         let rest_strides = &self.strides()[k..];

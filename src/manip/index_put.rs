@@ -6,7 +6,7 @@ use super::index::{IndexElement, resolve};
 use super::{AsDynView, c_strides, owned};
 use crate::element::{Element, Num};
 use crate::error::{Error, Result, fmt_shape};
-use crate::layout::transform::{broadcast_layout, broadcast_shapes, normalize_axis};
+use crate::layout::transform::{broadcast_layout, normalize_axis};
 use crate::layout::{Dimension, IxDyn, Layout};
 use crate::storage::{Storage, StorageMut};
 use crate::tensor::Operand;
@@ -24,42 +24,9 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     ) -> Result<Tensor<T, D>> {
         let shape = self.shape().to_vec();
         let k = indices.len();
-        if k == 0 || k > shape.len() {
-            return Err(Error::index(
-                op,
-                format!(
-                    "{k} index tensors given for a tensor of shape {} (need 1 to {})",
-                    fmt_shape(&shape),
-                    shape.len()
-                ),
-            ));
-        }
         let views: Vec<TensorView<'_, I, IxDyn>> = indices.iter().map(|v| v.as_dyn_view()).collect();
-        let mut b: Vec<usize> = views[0].shape().to_vec();
-        for v in &views[1..] {
-            b = broadcast_shapes(&b, v.shape(), op)
-                .map_err(|_| {
-                    let s: Vec<String> = views.iter().map(|v| fmt_shape(v.shape())).collect();
-                    Error::shape(
-                        op,
-                        format!(
-                            "shape mismatch: indexing tensors could not be broadcast together with shapes {}",
-                            s.join(", ")
-                        ),
-                    )
-                })?
-                .to_vec();
-        }
         let cs = c_strides(&shape);
-        let nb: usize = b.iter().product();
-        let mut base = vec![0usize; nb];
-        for (j, v) in views.iter().enumerate() {
-            let l = broadcast_layout(v.layout(), &b, op)?;
-            let idx = crate::iter::gather_c_order(v.storage.0, &l);
-            for (t, &i) in base.iter_mut().zip(&idx) {
-                *t += resolve(i, shape[j], true, j, op)? * cs[j] as usize;
-            }
-        }
+        let (b, base) = super::advanced_index::index_offsets(&shape, &cs, 0, &views, op)?;
         let mut rshape = b.clone();
         rshape.extend_from_slice(&shape[k..]);
         let vl: Layout<_> = broadcast_layout(&values.layout, &rshape, op).map_err(|_| {
