@@ -1,15 +1,17 @@
 //! Matrix-product benchmarks: ferrotensor vs the `gemm` crate called directly, ndarray
-//! `dot` (matrixmultiply, threaded) and NumPy (OpenBLAS), in one run. Reports GFLOP/s
-//! and ours / best peer.
+//! `dot` (matrixmultiply, threaded) and NumPy (OpenBLAS), in one run.
+//! Reports GFLOP/s, ours / best peer, and the FMA peak measured in the same run.
 //!
 //! Every candidate returns a freshly allocated result, as `a % b`, `a.dot(&b)` and
 //! `a @ b` do (the gemm peer allocates its output with `vec!`, the batched ndarray peer
 //! with `Array3::zeros`).
 //!
-//! Run: `cargo bench -p ferrotensor-bench --bench matmul`
+//! Run: `cargo bench -p ferrotensor-bench --bench matmul` (`FT_BENCH_FILTER=f32_2048`
+//! selects cases by key; `RAYON_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MATMUL_NUM_THREADS=1`
+//! for one thread: ndarray's matrixmultiply has its own pool).
 
 use ferrotensor::prelude::*;
-use ferrotensor_bench::{Table, numpy_times};
+use ferrotensor_bench::{Table, numpy_times, selected};
 use ndarray::{Array2, Array3, Axis};
 use std::time::Instant;
 
@@ -105,6 +107,9 @@ fn square<T: Num + ndarray::LinalgScalar>(
     key: &str,
     label: &str,
 ) {
+    if !selected(key) {
+        return;
+    }
     let (a, b) = (ours::<T>(&[n, n]), ours::<T>(&[n, n]));
     let (av, bv) = (a.to_vec(), b.to_vec());
     let (na, nb) = (
@@ -123,7 +128,7 @@ fn square<T: Num + ndarray::LinalgScalar>(
     let (o, g, nd) = (r[0], r[1], r[2]);
     let fl = 2.0 * (n * n * n) as f64;
     rows.push(Measured::new(label, fl, [o, g, nd], key, String::new()));
-    if key == "f32_2048" {
+    if key == "f32_2048" && selected("f32_2048_at") {
         let at = a.t().to_owned(); // so that at.t() == a, stored transposed
         let atv = at.to_vec();
         let nat = Array2::from_shape_vec((n, n), atv.clone()).unwrap();
@@ -150,6 +155,9 @@ fn square<T: Num + ndarray::LinalgScalar>(
 }
 
 fn batched(rows: &mut Vec<Measured>, batch: usize, n: usize, key: &str, label: &str) {
+    if !selected(key) {
+        return;
+    }
     let shape = [batch, n, n];
     let (a, b) = (ours::<f32>(&shape), ours::<f32>(&shape));
     let (av, bv) = (a.to_vec(), b.to_vec());
@@ -250,7 +258,9 @@ fn main() {
     let mut rows = Vec::new();
     square::<f32>(&mut rows, 1024, "f32_1024", "f32 1024³");
     square::<f32>(&mut rows, 2048, "f32_2048", "f32 2048³");
+    square::<f32>(&mut rows, 4096, "f32_4096", "f32 4096³");
     square::<f64>(&mut rows, 1024, "f64_1024", "f64 1024³");
+    square::<f64>(&mut rows, 2048, "f64_2048", "f64 2048³");
     let b128 = "f32 [64,128,128] @ [64,128,128]";
     batched(&mut rows, 64, 128, "f32_batch64x128", b128);
     batched(
@@ -271,6 +281,7 @@ fn main() {
         let e = np.entry(k).or_insert(v);
         *e = e.min(v);
     }
+    println!("{}", fma_peak());
     let mut t = Table::default();
     for r in &rows {
         add_row(
@@ -284,3 +295,82 @@ fn main() {
     }
     t.print("matmul");
 }
+
+/// The FMA peak of this machine measured by a tight loop of independent fused
+/// multiply-adds on the widest vectors the CPU has (AVX-512, else AVX2), on one thread
+/// and on every thread of rayon's pool: the ceiling a GEMM can reach.
+fn fma_peak() -> String {
+    let one = fma_gflops();
+    let threads = rayon::current_num_threads();
+    let all: f64 = rayon::broadcast(|_| fma_gflops()).into_iter().sum();
+    format!(
+        "FMA peak (f32, tight loop): {one:.1} GFLOP/s on one thread, {all:.1} on {threads} \
+         (f64: half)"
+    )
+}
+
+/// f32 GFLOP/s of a tight FMA loop on this thread (best of 5 runs).
+fn fma_gflops() -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let (lanes, run): (usize, fn(usize) -> f32) = if is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU has AVX-512 F (checked).
+            (16, |n| unsafe { fma_loop_avx512(n) })
+        } else if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU has AVX2 and FMA (checked).
+            (8, |n| unsafe { fma_loop_avx2(n) })
+        } else {
+            return f64::NAN;
+        };
+        let iters = 20_000_000;
+        let mut best = f64::INFINITY;
+        for _ in 0..5 {
+            let t = Instant::now();
+            std::hint::black_box(run(iters));
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        // 12 independent accumulators × lanes × 2 flops per FMA per iteration
+        (iters * 12 * lanes * 2) as f64 / best / 1e9
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    f64::NAN
+}
+
+#[cfg(target_arch = "x86_64")]
+macro_rules! fma_loop {
+    ($name:ident, $feat:literal, $vt:ty, $set1:ident, $fma:ident, $add:ident, $cvt:expr) => {
+        #[target_feature(enable = $feat)]
+        fn $name(iters: usize) -> f32 {
+            use std::arch::x86_64::*;
+            let (x, y) = ($set1(1.000_000_1), $set1(0.999_999_9));
+            let mut acc: [$vt; 12] = [$set1(0.0); 12];
+            for _ in 0..iters {
+                for a in acc.iter_mut() {
+                    *a = $fma(*a, x, y);
+                }
+            }
+            let s = acc.iter().fold($set1(0.0), |s, &a| $add(s, a));
+            $cvt(s)
+        }
+    };
+}
+#[cfg(target_arch = "x86_64")]
+fma_loop!(
+    fma_loop_avx512,
+    "avx512f",
+    __m512,
+    _mm512_set1_ps,
+    _mm512_fmadd_ps,
+    _mm512_add_ps,
+    |s| _mm512_reduce_add_ps(s)
+);
+#[cfg(target_arch = "x86_64")]
+fma_loop!(
+    fma_loop_avx2,
+    "avx2,fma",
+    __m256,
+    _mm256_set1_ps,
+    _mm256_fmadd_ps,
+    _mm256_add_ps,
+    |s| _mm256_cvtss_f32(s)
+);

@@ -73,6 +73,22 @@ impl<T> MatRef<T> {
 }
 
 impl<T> MatMut<T> {
+    /// The same matrix starting `off` elements further (as [`MatRef::shifted`]).
+    #[inline(always)]
+    pub(crate) fn shifted(self, off: isize) -> Self {
+        MatMut {
+            ptr: self.ptr.wrapping_offset(off),
+            ..self
+        }
+    }
+    /// The transpose (same memory, strides swapped).
+    pub(crate) fn t(self) -> Self {
+        MatMut {
+            ptr: self.ptr,
+            rs: self.cs,
+            cs: self.rs,
+        }
+    }
     #[inline(always)]
     pub(crate) fn cast<U>(self) -> MatMut<U> {
         MatMut {
