@@ -39,11 +39,22 @@ pub(crate) unsafe trait Simd: Copy {
     /// # Safety
     /// `p + l` is readable for those lanes (`p` itself may point outside any object).
     unsafe fn load_range(p: *const Self::E, lo: isize, hi: isize) -> Self::V;
+    /// Loads lanes `l` with `lo ≤ l < hi` from `p + l`; the other lanes are `fill`'s.
+    ///
+    /// # Safety
+    /// As [`Simd::load_range`].
+    unsafe fn load_range_fill(p: *const Self::E, lo: isize, hi: isize, fill: Self::V) -> Self::V;
     /// Loads all lanes from `p`.
     ///
     /// # Safety
     /// `p..p + LANES` is readable.
     unsafe fn load(p: *const Self::E) -> Self::V;
+    /// Stores all lanes to `p` (a plain store, which later loads can forward from,
+    /// unlike the masked [`Simd::store_first`]).
+    ///
+    /// # Safety
+    /// `p..p + LANES` is writable.
+    unsafe fn store(p: *mut Self::E, v: Self::V);
     /// Stores the first `n ≤ LANES` lanes to `p`.
     ///
     /// # Safety
@@ -96,9 +107,19 @@ unsafe impl<F: crate::element::Float> Simd for Scalar<F> {
         if lo <= 0 && 0 < hi { unsafe { *p } } else { F::zero() }
     }
     #[inline(always)]
+    unsafe fn load_range_fill(p: *const F, lo: isize, hi: isize, fill: F) -> F {
+        // SAFETY: lane 0 is readable when lo ≤ 0 < hi (the caller's contract).
+        if lo <= 0 && 0 < hi { unsafe { *p } } else { fill }
+    }
+    #[inline(always)]
     unsafe fn load(p: *const F) -> F {
         // SAFETY: the caller's contract.
         unsafe { *p }
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut F, v: F) {
+        // SAFETY: the caller's contract.
+        unsafe { *p = v };
     }
     #[inline(always)]
     unsafe fn store_first(p: *mut F, v: F, n: usize) {
@@ -183,9 +204,20 @@ mod x86 {
             unsafe { _mm512_maskz_loadu_ps(m, p) }
         }
         #[inline(always)]
+        unsafe fn load_range_fill(p: *const f32, lo: isize, hi: isize, fill: __m512) -> __m512 {
+            let m = range_mask(lo, hi, 16) as u16;
+            // SAFETY: as `load_range`.
+            unsafe { _mm512_mask_loadu_ps(fill, m, p) }
+        }
+        #[inline(always)]
         unsafe fn load(p: *const f32) -> __m512 {
             // SAFETY: the caller's contract.
             unsafe { _mm512_loadu_ps(p) }
+        }
+        #[inline(always)]
+        unsafe fn store(p: *mut f32, v: __m512) {
+            // SAFETY: the caller's contract.
+            unsafe { _mm512_storeu_ps(p, v) }
         }
         #[inline(always)]
         unsafe fn store_first(p: *mut f32, v: __m512, n: usize) {
@@ -274,9 +306,22 @@ mod x86 {
             unsafe { _mm256_maskload_ps(p, mask256(lo, hi)) }
         }
         #[inline(always)]
+        unsafe fn load_range_fill(p: *const f32, lo: isize, hi: isize, fill: __m256) -> __m256 {
+            // SAFETY: as `load_range`; the blend takes `fill` outside the mask.
+            unsafe {
+                let m = mask256(lo, hi);
+                _mm256_blendv_ps(fill, _mm256_maskload_ps(p, m), _mm256_castsi256_ps(m))
+            }
+        }
+        #[inline(always)]
         unsafe fn load(p: *const f32) -> __m256 {
             // SAFETY: the caller's contract.
             unsafe { _mm256_loadu_ps(p) }
+        }
+        #[inline(always)]
+        unsafe fn store(p: *mut f32, v: __m256) {
+            // SAFETY: the caller's contract.
+            unsafe { _mm256_storeu_ps(p, v) }
         }
         #[inline(always)]
         unsafe fn store_first(p: *mut f32, v: __m256, n: usize) {
@@ -338,6 +383,12 @@ mod tests {
             S::store_first(out.as_mut_ptr(), r, n);
             assert_eq!(out[0], 0.0);
             assert_eq!(&out[1..n], &src[n..2 * n - 1]);
+            // Lanes 1..n−1 (none for one lane) from src[n..], the first and last filled.
+            let hi = (n as isize - 1).max(1);
+            let f = S::load_range_fill(src.as_ptr().add(n).wrapping_sub(1), 1, hi, S::splat(-7.0));
+            S::store(out.as_mut_ptr(), f);
+            assert_eq!((out[0], out[n - 1]), (-7.0, -7.0));
+            assert_eq!(&out[1..hi as usize], &src[n..n + hi as usize - 1]);
             let m = S::max(S::splat(f32::NAN), S::splat(1.0));
             let m2 = S::max(S::splat(1.0), S::splat(f32::NAN));
             S::store_first(out.as_mut_ptr(), m, 1);
