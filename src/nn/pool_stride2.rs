@@ -41,35 +41,74 @@ pub(crate) unsafe fn max_plane_s2<S: Simd>(x: &[S::E], g: &PoolGeom, out: &mut [
         let ninf = S::splat(S::E::neg_infinity());
         for oh in 0..g.out[0] {
             rows.clear();
-            rows.extend(g.taps(0, oh));
+            rows.extend(g.taps(0, oh).map(|r| r * w));
             let orow = out.as_mut_ptr().cast::<S::E>().add(oh * ow_n);
+            if k1 == 3 {
+                // Columns 2·ow − p1 + (0, 1, 2): the even and odd columns from
+                // 2·ow0 − p1, and the even ones shifted by one lane, the next block's
+                // first even column shifted in (the stem's case: half the loads).
+                let (mut e, mut o) = pair::<S>(x, w, rows, -p1);
+                for ow0 in (0..ow_n).step_by(n) {
+                    let (e2, o2) = if ow0 + n > ow_n {
+                        (ninf, ninf) // lane n − 1 is past OW: never stored
+                    } else {
+                        pair::<S>(x, w, rows, 2 * (ow0 + n) as isize - p1)
+                    };
+                    store::<S>(orow, ow0, ow_n, S::max(S::max(e, o), S::shift_in(e, e2)));
+                    (e, o) = (e2, o2);
+                }
+                continue;
+            }
             for ow0 in (0..ow_n).step_by(n) {
                 let mut acc = ninf;
                 // Taps kj and kj + 1 read columns 2·ow + kj − p1 (+ 1): the even and
                 // odd columns of the 2n columns from 2·ow0 + kj − p1.
                 for kj in (0..k1).step_by(2) {
-                    let c = 2 * ow0 as isize + kj as isize - p1;
-                    let (e, o) = S::even_odd(column_max::<S>(x, w, rows, c), column_max::<S>(x, w, rows, c + n as isize));
+                    let (e, o) = pair::<S>(x, w, rows, 2 * ow0 as isize + kj as isize - p1);
                     acc = if kj == 0 { e } else { S::max(acc, e) };
                     if kj + 1 < k1 {
                         acc = S::max(acc, o);
                     }
                 }
-                if ow0 + n <= ow_n {
-                    S::store(orow.add(ow0), acc);
-                } else {
-                    S::store_first(orow.add(ow0), acc, ow_n - ow0);
-                }
+                store::<S>(orow, ow0, ow_n, acc);
             }
         }
     }
 }
 
-/// The maximum over the input rows `rows` (of width `w`) of columns `c .. c + LANES`,
-/// −∞ for columns outside `0..w`.
+/// The even and odd columns of the `2·LANES` columns from `c`, reduced over the rows
+/// (as [`column_max`]).
 ///
 /// # Safety
-/// `S`'s CPU features are available; every row in `rows` lies inside `x`.
+/// As [`column_max`].
+#[inline(always)]
+unsafe fn pair<S: Simd>(x: &[S::E], w: usize, rows: &[usize], c: isize) -> (S::V, S::V) {
+    // SAFETY: the caller's contract.
+    unsafe { S::even_odd(column_max::<S>(x, w, rows, c), column_max::<S>(x, w, rows, c + S::LANES as isize)) }
+}
+
+/// Stores the outputs `ow0 ..` of an output row starting at `orow` (of `ow_n`), at
+/// most a vector.
+///
+/// # Safety
+/// `S`'s CPU features are available; `orow .. orow + ow_n` is writable.
+#[inline(always)]
+unsafe fn store<S: Simd>(orow: *mut S::E, ow0: usize, ow_n: usize, v: S::V) {
+    // SAFETY: the caller's contract; at most `ow_n − ow0` lanes from `ow0`.
+    unsafe {
+        if ow0 + S::LANES <= ow_n {
+            S::store(orow.add(ow0), v);
+        } else {
+            S::store_first(orow.add(ow0), v, ow_n - ow0);
+        }
+    }
+}
+
+/// The maximum over the input rows starting at the offsets `rows` (rows of width `w`)
+/// of columns `c .. c + LANES`, −∞ for columns outside `0..w`.
+///
+/// # Safety
+/// `S`'s CPU features are available; every row lies inside `x`.
 #[inline(always)]
 unsafe fn column_max<S: Simd>(x: &[S::E], w: usize, rows: &[usize], c: isize) -> S::V {
     let wi = w as isize;
@@ -80,7 +119,7 @@ unsafe fn column_max<S: Simd>(x: &[S::E], w: usize, rows: &[usize], c: isize) ->
         let ninf = S::splat(S::E::neg_infinity());
         let mut acc = ninf;
         for (i, &r) in rows.iter().enumerate() {
-            let p = x.as_ptr().add(r * w).wrapping_offset(c);
+            let p = x.as_ptr().add(r).wrapping_offset(c);
             let v = if full { S::load(p) } else { S::load_range_fill(p, -c, wi - c, ninf) };
             acc = if i == 0 { v } else { S::max(acc, v) };
         }

@@ -64,6 +64,10 @@ pub(crate) unsafe trait Simd: Copy {
     /// # Safety
     /// The implementation's CPU features are available.
     unsafe fn even_odd(a: Self::V, b: Self::V) -> (Self::V, Self::V);
+    /// `a₁ a₂ … a₍LANES−1₎ b₀`: the vector one element further along `a ++ b`.
+    /// # Safety
+    /// The implementation's CPU features are available.
+    unsafe fn shift_in(a: Self::V, b: Self::V) -> Self::V;
     /// The inverse of [`Simd::even_odd`]: `a₀ b₀ a₁ b₁ …` as two vectors.
     /// # Safety
     /// The implementation's CPU features are available.
@@ -131,6 +135,10 @@ unsafe impl<F: crate::element::Float> Simd for Scalar<F> {
     #[inline(always)]
     unsafe fn even_odd(a: F, b: F) -> (F, F) {
         (a, b)
+    }
+    #[inline(always)]
+    unsafe fn shift_in(_a: F, b: F) -> F {
+        b
     }
     #[inline(always)]
     unsafe fn interleave(a: F, b: F) -> (F, F) {
@@ -233,6 +241,12 @@ mod x86 {
                 let odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
                 (_mm512_permutex2var_ps(a, even, b), _mm512_permutex2var_ps(a, odd, b))
             }
+        }
+        #[inline(always)]
+        unsafe fn shift_in(a: __m512, b: __m512) -> __m512 {
+            // SAFETY: AVX-512F is available (trait contract). valignd shifts b:a
+            // right by one element.
+            unsafe { _mm512_castsi512_ps(_mm512_alignr_epi32::<1>(_mm512_castps_si512(b), _mm512_castps_si512(a))) }
         }
         #[inline(always)]
         unsafe fn interleave(a: __m512, b: __m512) -> (__m512, __m512) {
@@ -340,6 +354,15 @@ mod x86 {
             }
         }
         #[inline(always)]
+        unsafe fn shift_in(a: __m256, b: __m256) -> __m256 {
+            // SAFETY: AVX2 is available (trait contract). u = a_hi b_lo; per 128-bit
+            // half, (u:a) >> 4 bytes gives a₁a₂a₃a₄ | a₅a₆a₇b₀.
+            unsafe {
+                let u = _mm256_castps_si256(_mm256_permute2f128_ps::<0x21>(a, b));
+                _mm256_castsi256_ps(_mm256_alignr_epi8::<4>(u, _mm256_castps_si256(a)))
+            }
+        }
+        #[inline(always)]
         unsafe fn interleave(a: __m256, b: __m256) -> (__m256, __m256) {
             // SAFETY: AVX2 is available (trait contract).
             unsafe {
@@ -383,6 +406,9 @@ mod tests {
             S::store_first(out.as_mut_ptr(), r, n);
             assert_eq!(out[0], 0.0);
             assert_eq!(&out[1..n], &src[n..2 * n - 1]);
+            let sh = S::shift_in(S::load(src.as_ptr()), S::load(src.as_ptr().add(n)));
+            S::store(out.as_mut_ptr(), sh);
+            assert_eq!(&out[..n], &src[1..n + 1]);
             // Lanes 1..n−1 (none for one lane) from src[n..], the first and last filled.
             let hi = (n as isize - 1).max(1);
             let f = S::load_range_fill(src.as_ptr().add(n).wrapping_sub(1), 1, hi, S::splat(-7.0));
