@@ -12,9 +12,7 @@
 
 use ferrotensor::nn::{self, Conv2dArgs};
 use ferrotensor::prelude::*;
-use ferrotensor_bench::{
-    Table, numpy_times, py_times, selected, time_median, time_min, triad_gbs,
-};
+use ferrotensor_bench::{Table, numpy_times, py_times, selected, time_median, time_min, triad_gbs};
 use rand::SeedableRng;
 
 /// Seconds and GFLOP/s of the gemm crate on an `m × k` by `k × n` f32 matmul with
@@ -262,7 +260,10 @@ fn resnet_cases(t: &mut Table, rng: &mut rand::rngs::StdRng) {
                         std::hint::black_box(nn::max_pool2d(&x, [3, 3], [s, s], [1, 1]).unwrap());
                     });
                     let bytes = 4.0 * (b * c * (size * size + out * out)) as f64;
-                    (ours, format!("{:.1} GB/s (read + write)", bytes / ours / 1e9))
+                    (
+                        ours,
+                        format!("{:.1} GB/s (read + write)", bytes / ours / 1e9),
+                    )
                 }
             };
             t.add(

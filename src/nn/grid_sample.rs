@@ -325,7 +325,13 @@ mod tests {
         assert!(z[[1, 2, 3, 4]].abs() < 1e-9);
         assert!((b[[1, 2, 3, 4]] - x[[1, 2, 3, 4]]).abs() < 1e-9);
         let nan = Tensor::from_vec(vec![f64::NAN, 0.0], [1, 1, 1, 2]).unwrap();
-        let y = grid_sample(&x.slice(s![0..1, .., .., ..]), &nan, GridSampleMode::Bilinear, GridPadding::Zeros, true);
+        let y = grid_sample(
+            &x.slice(s![0..1, .., .., ..]),
+            &nan,
+            GridSampleMode::Bilinear,
+            GridPadding::Zeros,
+            true,
+        );
         assert!(y.unwrap().iter().all(|&v| v == 0.0));
     }
 }

@@ -322,7 +322,10 @@ mod tests {
             out
         };
         let x = Tensor::from_vec(data.clone(), [n, c, 1, hw]).unwrap();
-        let (wt, bt) = (Tensor::from_vec(w.clone(), [c]).unwrap(), Tensor::from_vec(b.clone(), [c]).unwrap());
+        let (wt, bt) = (
+            Tensor::from_vec(w.clone(), [c]).unwrap(),
+            Tensor::from_vec(b.clone(), [c]).unwrap(),
+        );
         let y = crate::nn::group_norm(&x, groups, Some(&wt), Some(&bt), 1e-5).unwrap();
         let inst = crate::nn::instance_norm(&x, None, None, Some(&wt), Some(&bt), true, 1e-5).unwrap();
         for (got, want) in [(y.to_vec(), naive(groups)), (inst.to_vec(), naive(c))] {

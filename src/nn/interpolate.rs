@@ -256,8 +256,14 @@ mod tests {
     #[test]
     fn resizes_keep_their_defining_properties() {
         let (n, c, h, w) = (2, 3, 3, 4);
-        let x = Tensor::<f64, _>::from_shape_fn([n, c, h, w], |i| ((i[0] * 31 + i[1] * 7 + i[2] * 5 + i[3] * 3) % 11) as f64);
-        for mode in [InterpolateMode::Nearest, InterpolateMode::Bilinear, InterpolateMode::Bicubic] {
+        let x = Tensor::<f64, _>::from_shape_fn([n, c, h, w], |i| {
+            ((i[0] * 31 + i[1] * 7 + i[2] * 5 + i[3] * 3) % 11) as f64
+        });
+        for mode in [
+            InterpolateMode::Nearest,
+            InterpolateMode::Bilinear,
+            InterpolateMode::Bicubic,
+        ] {
             let same = interpolate(&x, [h, w], mode, false, false).unwrap();
             assert_eq!(same.to_vec(), x.to_vec(), "{mode:?}");
         }

@@ -168,7 +168,13 @@ fn avg_count(start: isize, k: usize, p: usize, len: usize, include_pad: bool) ->
 /// # Safety
 /// `S`'s CPU features are available.
 #[inline(always)]
-pub(crate) unsafe fn plane<S: Simd>(x: &[S::E], g: &PoolGeom, r: Reduce, out: &mut [MaybeUninit<S::E>], sc: &mut Scratch<S::E>) {
+pub(crate) unsafe fn plane<S: Simd>(
+    x: &[S::E],
+    g: &PoolGeom,
+    r: Reduce,
+    out: &mut [MaybeUninit<S::E>],
+    sc: &mut Scratch<S::E>,
+) {
     let n = S::LANES;
     let (s1, d1) = (g.s[1], g.d[1]);
     let wp = padded_width(g);
@@ -285,7 +291,13 @@ mod x86 {
     /// # Safety
     /// AVX-512F is available.
     #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
-    pub(super) unsafe fn plane512(x: &[f32], g: &PoolGeom, r: Reduce, out: &mut [MaybeUninit<f32>], s: &mut Scratch<f32>) {
+    pub(super) unsafe fn plane512(
+        x: &[f32],
+        g: &PoolGeom,
+        r: Reduce,
+        out: &mut [MaybeUninit<f32>],
+        s: &mut Scratch<f32>,
+    ) {
         // SAFETY: the features are enabled here.
         unsafe { plane::<Avx512>(x, g, r, out, s) }
     }
@@ -293,7 +305,13 @@ mod x86 {
     /// # Safety
     /// AVX2 and FMA are available.
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn plane256(x: &[f32], g: &PoolGeom, r: Reduce, out: &mut [MaybeUninit<f32>], s: &mut Scratch<f32>) {
+    pub(super) unsafe fn plane256(
+        x: &[f32],
+        g: &PoolGeom,
+        r: Reduce,
+        out: &mut [MaybeUninit<f32>],
+        s: &mut Scratch<f32>,
+    ) {
         // SAFETY: the features are enabled here.
         unsafe { plane::<Avx2>(x, g, r, out, s) }
     }

@@ -118,7 +118,11 @@ fn check(shape: [usize; 2], planes: usize, w: Window<2>) {
             let got = pool_f32_at(level, &x32, planes, &g, r);
             assert_eq!(got.len(), want32.len());
             for (i, (&a, &b)) in got.iter().zip(&want32).enumerate() {
-                assert!(same(f64::from(a), b, 2e-6), "{}: got {a}, want {b}", what(&format!("{level:?}"), i));
+                assert!(
+                    same(f64::from(a), b, 2e-6),
+                    "{}: got {a}, want {b}",
+                    what(&format!("{level:?}"), i)
+                );
             }
         }
         let got = pool_planes(&x, planes, &g, r);

@@ -25,7 +25,12 @@ pub(crate) fn takes(g: &PoolGeom) -> bool {
 /// # Safety
 /// `S`'s CPU features are available.
 #[inline(always)]
-pub(crate) unsafe fn max_plane_s2<S: Simd>(x: &[S::E], g: &PoolGeom, out: &mut [MaybeUninit<S::E>], rows: &mut Vec<usize>) {
+pub(crate) unsafe fn max_plane_s2<S: Simd>(
+    x: &[S::E],
+    g: &PoolGeom,
+    out: &mut [MaybeUninit<S::E>],
+    rows: &mut Vec<usize>,
+) {
     let n = S::LANES;
     let (w, ow_n) = (g.input[1], g.out[1]);
     assert!(
@@ -84,7 +89,12 @@ pub(crate) unsafe fn max_plane_s2<S: Simd>(x: &[S::E], g: &PoolGeom, out: &mut [
 #[inline(always)]
 unsafe fn pair<S: Simd>(x: &[S::E], w: usize, rows: &[usize], c: isize) -> (S::V, S::V) {
     // SAFETY: the caller's contract.
-    unsafe { S::even_odd(column_max::<S>(x, w, rows, c), column_max::<S>(x, w, rows, c + S::LANES as isize)) }
+    unsafe {
+        S::even_odd(
+            column_max::<S>(x, w, rows, c),
+            column_max::<S>(x, w, rows, c + S::LANES as isize),
+        )
+    }
 }
 
 /// Stores the outputs `ow0 ..` of an output row starting at `orow` (of `ow_n`), at
@@ -120,7 +130,11 @@ unsafe fn column_max<S: Simd>(x: &[S::E], w: usize, rows: &[usize], c: isize) ->
         let mut acc = ninf;
         for (i, &r) in rows.iter().enumerate() {
             let p = x.as_ptr().add(r).wrapping_offset(c);
-            let v = if full { S::load(p) } else { S::load_range_fill(p, -c, wi - c, ninf) };
+            let v = if full {
+                S::load(p)
+            } else {
+                S::load_range_fill(p, -c, wi - c, ninf)
+            };
             acc = if i == 0 { v } else { S::max(acc, v) };
         }
         acc

@@ -442,7 +442,7 @@ mod tests {
 
     /// # Safety
     /// The CPU features of the `target_feature` attribute are available.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
     #[target_feature(enable = "avx2,fma")]
     unsafe fn avx2_check() {
         check::<Avx2>();
@@ -450,7 +450,7 @@ mod tests {
 
     /// # Safety
     /// The CPU features of the `target_feature` attribute are available.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
     #[target_feature(enable = "avx512f")]
     unsafe fn avx512_check() {
         check::<Avx512>();
