@@ -189,7 +189,8 @@ fn main() {
 fn resnet_cases(t: &mut Table, rng: &mut rand::rngs::StdRng) {
     // (case, batch, in channels, out channels (None: the max pool), input size, stride);
     // the names are the Python side's.
-    const CASES: [(&str, usize, usize, Option<usize>, usize, usize); 9] = [
+    type Case = (&'static str, usize, usize, Option<usize>, usize, usize);
+    const CASES: [Case; 9] = [
         ("resnet conv3x3 64@56", 1, 64, Some(64), 56, 1),
         ("resnet conv3x3 128@28", 1, 128, Some(128), 28, 1),
         ("resnet conv3x3 256@14", 1, 256, Some(256), 14, 1),
