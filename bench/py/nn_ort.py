@@ -67,15 +67,12 @@ def model(batch, c, o, size, stride):
 
 
 def session(m, threads):
-    import onnxruntime as ort
+    """ONNX Runtime configured as for the whole network (tests/resnet/resnet18_onnx.py's
+    `session`: `threads` intra-op threads, spinning off, all graph optimisations)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "resnet"))
+    from resnet18_onnx import session as resnet_session
 
-    so = ort.SessionOptions()
-    so.intra_op_num_threads = threads
-    so.inter_op_num_threads = 1
-    so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    so.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    return ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    return resnet_session(m, threads)
 
 
 def main():
