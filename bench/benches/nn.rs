@@ -2,21 +2,30 @@
 //! the gemm crate's large-matmul rate, conv3d against the gemm crate's rate on the
 //! same M, N, K, softmax against candle-nn and NumPy.
 //!
+//! The ResNet-18 layer rows (`resnet …`: each 3×3 convolution as a prepared layer with
+//! its bias and ReLU fused, and the stem's max pool) run against ONNX Runtime
+//! (`bench/py/nn_ort.py`, `pip install onnx onnxruntime`) on 1 and 2 threads.
+//!
 //! `cargo bench -p ferrotensor-bench --bench nn`; `FT_BENCH_FILTER=softmax` (or `conv`,
-//! `gemm`) runs only the cases whose names contain one of the comma-separated parts.
+//! `gemm`, `resnet`, `maxpool`) runs only the cases whose names contain one of the
+//! comma-separated parts.
 
 use ferrotensor::nn::{self, Conv2dArgs};
 use ferrotensor::prelude::*;
-use ferrotensor_bench::{Table, numpy_times, selected, time_median, time_min, triad_gbs};
+use ferrotensor_bench::{Table, numpy_times, py_times, selected, time_median, time_min, triad_gbs};
 use rand::SeedableRng;
 
-/// Seconds and GFLOP/s of the gemm crate on an `m × k` by `k × n` f32 matmul with all
-/// threads.
-fn gemm_rate(m: usize, n: usize, k: usize) -> (f64, f64) {
+/// Seconds and GFLOP/s of the gemm crate on an `m × k` by `k × n` f32 matmul with
+/// `threads` threads.
+fn gemm_rate(m: usize, n: usize, k: usize, threads: usize) -> (f64, f64) {
     let a = vec![1.0f32; m * k];
     let b = vec![0.5f32; k * n];
     let mut c = vec![0.0f32; m * n];
-    let threads = rayon::current_num_threads();
+    let par = if threads > 1 {
+        gemm::Parallelism::Rayon(threads)
+    } else {
+        gemm::Parallelism::None
+    };
     let t = time_min(2.0, || {
         // SAFETY: a, b, c are n × n row-major buffers; c does not alias a or b.
         unsafe {
@@ -39,7 +48,7 @@ fn gemm_rate(m: usize, n: usize, k: usize) -> (f64, f64) {
                 false,
                 false,
                 false,
-                gemm::Parallelism::Rayon(threads),
+                par,
             )
         };
         std::hint::black_box(&c);
@@ -64,7 +73,7 @@ fn conv3d_case(t: &mut Table, rng: &mut rand::rngs::StdRng) {
     let ours = time_min(3.0, || {
         std::hint::black_box(nn::conv3d(&x, &w, None, &args).unwrap());
     });
-    let (gemm_t, gemm_gflops) = gemm_rate(m, n, k);
+    let (gemm_t, gemm_gflops) = gemm_rate(m, n, k, rayon::current_num_threads());
     let g = flops / ours / 1e9;
     t.add(
         "conv3d (1,64,8,28,28)×(64,64,3,3,3) p1",
@@ -83,7 +92,7 @@ fn main() {
     println!("{}", ferrotensor_bench::cpu_line());
     let mut t = Table::default();
     let (gemm_t, gemm_gflops) = if selected("gemm") || selected("conv") {
-        gemm_rate(2048, 2048, 2048)
+        gemm_rate(2048, 2048, 2048, rayon::current_num_threads())
     } else {
         (f64::NAN, f64::NAN)
     };
@@ -164,6 +173,108 @@ fn main() {
         softmax_cases(&mut t, &np, &dev);
     }
     t.print("nn, f32");
+    let mut r = Table::default();
+    resnet_cases(&mut r, &mut rng);
+    r.print("nn, ResNet-18 layers against ONNX Runtime, f32 (threads per row)");
+}
+
+/// ResNet-18's layers alone, against ONNX Runtime (`bench/py/nn_ort.py`, one node each,
+/// `intra_op_num_threads` = ours, spinning off) on 1 and 2 threads, medians: the 3×3
+/// convolutions (batch 1, stride 1 and the stride-2 first convolutions of stages 2–4)
+/// as the `resnet` example runs them — a prepared [`nn::Conv2d`] with the bias and ReLU
+/// fused (ONNX Runtime fuses Conv + Relu too) — and the stem's 3×3/2 max pool (pad 1)
+/// at batch 1 and 8. Conv rows give GFLOP/s (`2·N·O·C·9·OH·OW`) against the gemm
+/// crate's f32 2048³ rate on the same threads; pool rows the GB/s of one read of the
+/// input and one write of the output.
+fn resnet_cases(t: &mut Table, rng: &mut rand::rngs::StdRng) {
+    // (case, batch, in channels, out channels (None: the max pool), input size, stride);
+    // the names are the Python side's.
+    type Case = (&'static str, usize, usize, Option<usize>, usize, usize);
+    const CASES: [Case; 9] = [
+        ("resnet conv3x3 64@56", 1, 64, Some(64), 56, 1),
+        ("resnet conv3x3 128@28", 1, 128, Some(128), 28, 1),
+        ("resnet conv3x3 256@14", 1, 256, Some(256), 14, 1),
+        ("resnet conv3x3 512@7", 1, 512, Some(512), 7, 1),
+        ("resnet conv3x3/2 64->128@56", 1, 64, Some(128), 56, 2),
+        ("resnet conv3x3/2 128->256@28", 1, 128, Some(256), 28, 2),
+        ("resnet conv3x3/2 256->512@14", 1, 256, Some(512), 14, 2),
+        ("resnet maxpool3x3/2 64@112 b1", 1, 64, None, 112, 2),
+        ("resnet maxpool3x3/2 64@112 b8", 8, 64, None, 112, 2),
+    ];
+    if !CASES.iter().any(|c| selected(c.0)) {
+        return;
+    }
+    let threads: Vec<usize> = (1..=2)
+        .filter(|&n| n <= rayon::current_num_threads())
+        .collect();
+    let args: Vec<String> = threads.iter().map(|n| n.to_string()).collect();
+    let ort = py_times("nn_ort.py", &args);
+    let any_conv = CASES.iter().any(|c| c.3.is_some() && selected(c.0));
+    let gemm: Vec<f64> = threads
+        .iter()
+        .map(|&n| {
+            if any_conv {
+                gemm_rate(2048, 2048, 2048, n).1
+            } else {
+                f64::NAN
+            }
+        })
+        .collect();
+    let med = |n: usize, f: &dyn Fn()| ferrotensor::with_num_threads(n, || time_median(1.0, f));
+    for (name, b, c, o, size, s) in CASES {
+        if !selected(name) {
+            continue;
+        }
+        let x = Tensor::<f32, _>::randn([b, c, size, size], rng);
+        let out = (size + 2 - 3) / s + 1;
+        for (&n, &gemm_gflops) in threads.iter().zip(&gemm) {
+            let peer = ort.get(&format!("{name}@t{n}")).copied();
+            let (ours, note) = match o {
+                Some(o) => {
+                    let w = Tensor::<f32, _>::randn([o, c, 3, 3], rng);
+                    let bias = Tensor::<f32, _>::randn([o], rng);
+                    let args = Conv2dArgs {
+                        stride: [s, s],
+                        padding: [1, 1],
+                        ..Default::default()
+                    };
+                    let conv = nn::Conv2d::new(&w, Some(&bias), args)
+                        .unwrap()
+                        .with_activation(nn::Activation::Relu);
+                    let ours = med(n, &|| {
+                        std::hint::black_box(conv.forward(&x).unwrap());
+                    });
+                    let flops = 2.0 * (b * o * c * 9 * out * out) as f64;
+                    let g = flops / ours / 1e9;
+                    let ort_g = peer.map_or(f64::NAN, |p| flops / p / 1e9);
+                    (
+                        ours,
+                        format!(
+                            "{g:.0} GFLOP/s ({}) = {:.0} % of gemm 2048³ on {n} thr ({gemm_gflops:.0}); ORT {ort_g:.0} GFLOP/s",
+                            conv.kernel(),
+                            100.0 * g / gemm_gflops
+                        ),
+                    )
+                }
+                None => {
+                    let ours = med(n, &|| {
+                        std::hint::black_box(nn::max_pool2d(&x, [3, 3], [s, s], [1, 1]).unwrap());
+                    });
+                    let bytes = 4.0 * (b * c * (size * size + out * out)) as f64;
+                    (
+                        ours,
+                        format!("{:.1} GB/s (read + write)", bytes / ours / 1e9),
+                    )
+                }
+            };
+            t.add(
+                &format!("{name}, {n} thr"),
+                ours,
+                vec![("onnxruntime", peer)],
+                note,
+            );
+        }
+    }
 }
 
 /// Softmax and log-softmax of f32 [4096, 4096] along the last axis (rows of 16 KiB,

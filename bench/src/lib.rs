@@ -47,10 +47,16 @@ pub fn time_min(budget: f64, mut f: impl FnMut()) -> f64 {
 /// Runs `bench/py/<script>` with python3 and parses `case<TAB>seconds` lines; an empty
 /// map (with a note on stderr) when Python or NumPy is missing.
 pub fn numpy_times(script: &str) -> BTreeMap<String, f64> {
+    py_times(script, &[])
+}
+
+/// [`numpy_times`] with command-line arguments for the script (thread counts, …).
+pub fn py_times(script: &str, args: &[String]) -> BTreeMap<String, f64> {
     let path = format!("{}/py/{}", env!("CARGO_MANIFEST_DIR"), script);
     // OpenBLAS tuning variables of the parent shell must not cripple the NumPy peer.
     let out = Command::new("python3")
         .arg(&path)
+        .args(args)
         .env_remove("OPENBLAS_CORETYPE")
         .env_remove("OPENBLAS_L2_SIZE")
         .output();
@@ -66,13 +72,13 @@ pub fn numpy_times(script: &str) -> BTreeMap<String, f64> {
             }
         }
         Ok(o) => eprintln!(
-            "NumPy peer skipped: {}",
+            "Python peer ({script}) skipped: {}",
             String::from_utf8_lossy(&o.stderr)
                 .lines()
                 .last()
                 .unwrap_or("")
         ),
-        Err(e) => eprintln!("NumPy peer skipped: {e}"),
+        Err(e) => eprintln!("Python peer ({script}) skipped: {e}"),
     }
     map
 }

@@ -353,3 +353,84 @@ impl Job {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::AttnMask;
+    use crate::prelude::*;
+
+    /// softmax(q·kᵀ·scale + mask)·v by the definition for one batch matrix.
+    fn naive(q: &[f64], k: &[f64], v: &[f64], (l, s, e, ev): (usize, usize, usize, usize), causal: bool) -> Vec<f64> {
+        let scale = 1.0 / (e as f64).sqrt();
+        let mut out = vec![0.0; l * ev];
+        for i in 0..l {
+            let sc: Vec<f64> = (0..s)
+                .map(|j| {
+                    if causal && j > i {
+                        f64::NEG_INFINITY
+                    } else {
+                        (0..e).map(|p| q[i * e + p] * k[j * e + p]).sum::<f64>() * scale
+                    }
+                })
+                .collect();
+            let m = sc.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let ex: Vec<f64> = sc.iter().map(|x| (x - m).exp()).collect();
+            let z: f64 = ex.iter().sum();
+            for (j, w) in ex.iter().enumerate() {
+                for d in 0..ev {
+                    out[i * ev + d] += w / z * v[j * ev + d];
+                }
+            }
+        }
+        out
+    }
+
+    /// Two batch matrices, causal or not, with enough keys for two row blocks per
+    /// matrix (the second one partial), and an all-masked row giving zeros (minutes
+    /// under Miri: [`attention_matches_the_definition_small`] runs there).
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn attention_matches_the_definition_over_blocks() {
+        check(17, 1100);
+    }
+
+    /// The same on one small block per matrix, for Miri (the portable GEMM and softmax
+    /// rows, the task split and the output writes).
+    #[test]
+    fn attention_matches_the_definition_small() {
+        check(5, 7);
+    }
+
+    fn check(l: usize, s: usize) {
+        let (bt, e, ev) = (2, 2, 2);
+        let val = |n: usize, a: usize| -> Vec<f64> { (0..n).map(|i| ((i * a % 19) as f64 - 9.0) / 10.0).collect() };
+        let (q, k, v) = (val(bt * l * e, 7), val(bt * s * e, 5), val(bt * s * ev, 3));
+        let (qt, kt, vt) = (
+            Tensor::from_vec(q.clone(), [bt, l, e]).unwrap(),
+            Tensor::from_vec(k.clone(), [bt, s, e]).unwrap(),
+            Tensor::from_vec(v.clone(), [bt, s, ev]).unwrap(),
+        );
+        for causal in [false, true] {
+            let y = crate::nn::scaled_dot_product_attention(&qt, &kt, &vt, None, causal, None).unwrap();
+            let got = y.to_vec();
+            for b in 0..bt {
+                let want = naive(
+                    &q[b * l * e..],
+                    &k[b * s * e..],
+                    &v[b * s * ev..],
+                    (l, s, e, ev),
+                    causal,
+                );
+                for (g, w) in got[b * l * ev..(b + 1) * l * ev].iter().zip(&want) {
+                    assert!((g - w).abs() < 1e-12, "causal {causal}: {g} vs {w}");
+                }
+            }
+        }
+        // A boolean mask that hides every key of query row 0: that row is zeros.
+        let keep = Tensor::from_shape_fn([l, s], |i| i[0] != 0);
+        let y = crate::nn::scaled_dot_product_attention(&qt, &kt, &vt, Some(AttnMask::boolean(&keep)), false, None)
+            .unwrap()
+            .to_vec();
+        assert!(y[..ev].iter().all(|&x| x == 0.0) && y[ev..2 * ev].iter().any(|&x| x != 0.0));
+    }
+}

@@ -291,3 +291,47 @@ pub fn affine_grid<T: Float, S: Storage<Elem = T>, D: Dimension>(
     shape.push(k);
     Ok(owned_dim(out, &shape))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::nn::{GridPadding, GridSampleMode, affine_grid, grid_sample};
+    use crate::prelude::*;
+
+    /// The identity grid reproduces the input (bilinear and nearest, with and without
+    /// aligned corners), a grid shifted by one pixel reads the neighbour or the
+    /// padding, and a NaN coordinate reads as outside; small enough for Miri.
+    #[test]
+    fn identity_and_shifted_grids_read_the_expected_pixels() {
+        let (n, c, h, w) = (2, 3, 4, 5);
+        let x = Tensor::<f64, _>::from_shape_fn([n, c, h, w], |i| (i[0] * 100 + i[1] * 20 + i[2] * 5 + i[3]) as f64);
+        let theta = Tensor::from_vec([1.0, 0.0, 0.0, 0.0, 1.0, 0.0].repeat(n), [n, 2, 3]).unwrap();
+        for align in [false, true] {
+            let g = affine_grid(&theta, &[n, c, h, w], align).unwrap();
+            for mode in [GridSampleMode::Bilinear, GridSampleMode::Nearest] {
+                let y = grid_sample(&x, &g, mode, GridPadding::Zeros, align).unwrap();
+                for (a, b) in y.iter().zip(x.iter()) {
+                    assert!((a - b).abs() < 1e-9, "{mode:?} align {align}: {a} vs {b}");
+                }
+            }
+        }
+        // Shift right by one pixel (2/(w−1) with aligned corners): column j reads j+1,
+        // the last column reads zeros, or the edge with border padding.
+        let dx = 2.0 / (w - 1) as f64;
+        let shifted = Tensor::from_vec([1.0, 0.0, dx, 0.0, 1.0, 0.0].repeat(n), [n, 2, 3]).unwrap();
+        let g = affine_grid(&shifted, &[n, c, h, w], true).unwrap();
+        let z = grid_sample(&x, &g, GridSampleMode::Bilinear, GridPadding::Zeros, true).unwrap();
+        let b = grid_sample(&x, &g, GridSampleMode::Bilinear, GridPadding::Border, true).unwrap();
+        assert!((z[[1, 2, 3, 1]] - x[[1, 2, 3, 2]]).abs() < 1e-9);
+        assert!(z[[1, 2, 3, 4]].abs() < 1e-9);
+        assert!((b[[1, 2, 3, 4]] - x[[1, 2, 3, 4]]).abs() < 1e-9);
+        let nan = Tensor::from_vec(vec![f64::NAN, 0.0], [1, 1, 1, 2]).unwrap();
+        let y = grid_sample(
+            &x.slice(s![0..1, .., .., ..]),
+            &nan,
+            GridSampleMode::Bilinear,
+            GridPadding::Zeros,
+            true,
+        );
+        assert!(y.unwrap().iter().all(|&v| v == 0.0));
+    }
+}

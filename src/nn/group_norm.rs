@@ -295,3 +295,48 @@ impl<E: Float> crate::cpu::Kernel for Affine<'_, E> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::prelude::*;
+
+    /// Group and instance norm on a small batch against the definition, f32 and f64
+    /// (small enough for Miri, which runs the portable statistics and affine passes).
+    #[test]
+    fn group_and_instance_norm_match_the_definition() {
+        let (n, c, hw, groups) = (2, 6, 5, 3);
+        let data: Vec<f64> = (0..n * c * hw).map(|i| ((i * 37 % 23) as f64 - 11.0) / 4.0).collect();
+        let w: Vec<f64> = (0..c).map(|i| 0.5 + i as f64 / 4.0).collect();
+        let b: Vec<f64> = (0..c).map(|i| i as f64 - 2.0).collect();
+        let naive = |groups: usize| -> Vec<f64> {
+            let gl = c / groups * hw;
+            let mut out = data.clone();
+            for (gi, grp) in out.chunks_mut(gl).enumerate() {
+                let mean = grp.iter().sum::<f64>() / gl as f64;
+                let var = grp.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / gl as f64;
+                for (k, v) in grp.iter_mut().enumerate() {
+                    let ch = (gi % groups) * (c / groups) + k / hw;
+                    *v = (*v - mean) / (var + 1e-5).sqrt() * w[ch] + b[ch];
+                }
+            }
+            out
+        };
+        let x = Tensor::from_vec(data.clone(), [n, c, 1, hw]).unwrap();
+        let (wt, bt) = (
+            Tensor::from_vec(w.clone(), [c]).unwrap(),
+            Tensor::from_vec(b.clone(), [c]).unwrap(),
+        );
+        let y = crate::nn::group_norm(&x, groups, Some(&wt), Some(&bt), 1e-5).unwrap();
+        let inst = crate::nn::instance_norm(&x, None, None, Some(&wt), Some(&bt), true, 1e-5).unwrap();
+        for (got, want) in [(y.to_vec(), naive(groups)), (inst.to_vec(), naive(c))] {
+            for (g, w) in got.iter().zip(&want) {
+                assert!((g - w).abs() < 1e-12, "{g} vs {w}");
+            }
+        }
+        let y32 = crate::nn::group_norm(&x.mapv(|v| v as f32), groups, None, None, 1e-5).unwrap();
+        let y64 = crate::nn::group_norm(&x, groups, None, None, 1e-5).unwrap();
+        for (a, b) in y32.iter().zip(y64.iter()) {
+            assert!((f64::from(*a) - b).abs() < 1e-5, "{a} vs {b}");
+        }
+    }
+}

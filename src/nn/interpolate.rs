@@ -243,3 +243,46 @@ fn separable<E: Float>(x: &[E], planes: usize, [h, w]: [usize; 2], [oh, ow]: [us
     );
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::nn::{InterpolateMode, interpolate};
+    use crate::prelude::*;
+
+    /// The separable kernel on a few planes (small enough for Miri): the same size is
+    /// the identity, nearest ×2 repeats pixels, a bilinear ×2 with aligned corners
+    /// lands on the inputs and between them on their means, antialiased shrinking of
+    /// a constant stays constant, and f32 agrees with f64.
+    #[test]
+    fn resizes_keep_their_defining_properties() {
+        let (n, c, h, w) = (2, 3, 3, 4);
+        let x = Tensor::<f64, _>::from_shape_fn([n, c, h, w], |i| {
+            ((i[0] * 31 + i[1] * 7 + i[2] * 5 + i[3] * 3) % 11) as f64
+        });
+        for mode in [
+            InterpolateMode::Nearest,
+            InterpolateMode::Bilinear,
+            InterpolateMode::Bicubic,
+        ] {
+            let same = interpolate(&x, [h, w], mode, false, false).unwrap();
+            assert_eq!(same.to_vec(), x.to_vec(), "{mode:?}");
+        }
+        let near = interpolate(&x, [2 * h, 2 * w], InterpolateMode::Nearest, false, false).unwrap();
+        assert_eq!(near[[1, 2, 5, 7]], x[[1, 2, 2, 3]]);
+        assert_eq!(near[[0, 1, 2, 3]], x[[0, 1, 1, 1]]);
+        let bil = interpolate(&x, [2 * h - 1, 2 * w - 1], InterpolateMode::Bilinear, true, false).unwrap();
+        assert!((bil[[1, 0, 2, 4]] - x[[1, 0, 1, 2]]).abs() < 1e-12);
+        let mid = (x[[0, 2, 0, 1]] + x[[0, 2, 0, 2]]) / 2.0;
+        assert!((bil[[0, 2, 0, 3]] - mid).abs() < 1e-12);
+        let ones = Tensor::<f64, _>::ones([1, 2, 7, 9]);
+        for mode in [InterpolateMode::Bilinear, InterpolateMode::Bicubic] {
+            let small = interpolate(&ones, [3, 4], mode, false, true).unwrap();
+            assert!(small.iter().all(|v| (v - 1.0).abs() < 1e-12), "{mode:?}");
+        }
+        let b64 = interpolate(&x, [5, 7], InterpolateMode::Bicubic, false, false).unwrap();
+        let b32 = interpolate(&x.mapv(|v| v as f32), [5, 7], InterpolateMode::Bicubic, false, false).unwrap();
+        for (a, b) in b32.iter().zip(b64.iter()) {
+            assert!((f64::from(*a) - b).abs() < 1e-4, "{a} vs {b}");
+        }
+    }
+}

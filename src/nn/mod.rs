@@ -76,7 +76,10 @@ mod pool_adaptive_nd;
 mod pool_geom;
 mod pool_indices;
 mod pool_kernel;
+#[cfg(test)]
+mod pool_kernel_tests;
 mod pool_nd;
+mod pool_stride2;
 mod simd;
 mod softmax;
 mod unfold;

@@ -12,11 +12,13 @@
 
 use super::conv_block::Level;
 use super::pool_geom::PoolGeom;
+use super::pool_stride2;
 use super::simd::{Scalar, Simd};
 use super::util::{cast_slice, cast_vec, from_f32, par_tasks, to_f32};
 use crate::element::{Float, Num};
 use crate::iter::SendPtr;
 use num_traits::{Float as _, Zero};
+use std::mem::MaybeUninit;
 
 /// The reduction of a pooling window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,15 +49,29 @@ pub(crate) fn pool_planes<T: Float>(x: &[T], planes: usize, g: &PoolGeom, r: Red
 }
 
 fn pool_f32(x: &[f32], planes: usize, g: &PoolGeom, r: Reduce) -> Vec<f32> {
-    match Level::detect() {
+    pool_f32_at(Level::detect(), x, planes, g, r)
+}
+
+/// [`pool_f32`] on `level` (the tests run every level); panics if the CPU lacks it.
+pub(super) fn pool_f32_at(level: Level, x: &[f32], planes: usize, g: &PoolGeom, r: Reduce) -> Vec<f32> {
+    use crate::cpu::{Isa, detected_isa};
+    let needs = match level {
+        Level::Portable => Isa::Portable,
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 => Isa::Avx2,
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => Isa::Avx512,
+    };
+    assert!(detected_isa() >= needs, "pool: {level:?} is not supported by this CPU");
+    match level {
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => run::<super::simd::Avx512>(x, planes, g, r, |x, g, r, o, s| {
-            // SAFETY: AVX-512F was detected.
+            // SAFETY: the CPU has the AVX-512 level (asserted above).
             unsafe { x86::plane512(x, g, r, o, s) }
         }),
         #[cfg(target_arch = "x86_64")]
         Level::Avx2 => run::<super::simd::Avx2>(x, planes, g, r, |x, g, r, o, s| {
-            // SAFETY: AVX2 and FMA were detected.
+            // SAFETY: the CPU has AVX2 and FMA (asserted above).
             unsafe { x86::plane256(x, g, r, o, s) }
         }),
         // SAFETY: plain Rust.
@@ -71,23 +87,30 @@ fn run<S: Simd>(
     planes: usize,
     g: &PoolGeom,
     r: Reduce,
-    plane_fn: impl Fn(&[S::E], &PoolGeom, Reduce, &mut [S::E], &mut Scratch<S::E>) + Sync,
+    plane_fn: impl Fn(&[S::E], &PoolGeom, Reduce, &mut [MaybeUninit<S::E>], &mut Scratch<S::E>) + Sync,
 ) -> Vec<S::E> {
     let (hw, ohw) = (g.input[0] * g.input[1], g.out[0] * g.out[1]);
-    let mut out = vec![S::E::zero(); planes * ohw];
-    if out.is_empty() {
+    // Not zeroed first: every plane kernel writes all of its output plane (zeroing
+    // would be one more pass over the output, a fifth of the stem pool's traffic).
+    let len = planes * ohw;
+    let mut out: Vec<S::E> = Vec::with_capacity(len);
+    if len == 0 {
         return out;
     }
-    let optr = SendPtr(out.as_mut_ptr());
+    let optr = SendPtr(out.spare_capacity_mut().as_mut_ptr());
     par_tasks(
         planes,
         || Scratch::new(g, S::LANES),
         |scratch, pl| {
-            // SAFETY: plane `pl` of `out`, written only by this task.
+            // SAFETY: plane `pl` of the spare capacity (`planes · ohw` elements),
+            // written only by this task.
             let o = unsafe { std::slice::from_raw_parts_mut(optr.get().add(pl * ohw), ohw) };
             plane_fn(&x[pl * hw..][..hw], g, r, o, scratch);
         },
     );
+    // SAFETY: every task above wrote all `ohw` elements of its plane (the plane
+    // kernels store every output row in full), so all `len` elements are initialised.
+    unsafe { out.set_len(len) };
     out
 }
 
@@ -98,6 +121,8 @@ pub(crate) struct Scratch<E> {
     /// Elements per phase.
     phase_len: usize,
     div: Vec<E>,
+    /// The input rows of one output row's window.
+    rows: Vec<usize>,
 }
 
 impl<E: Float> Scratch<E> {
@@ -109,6 +134,7 @@ impl<E: Float> Scratch<E> {
             phases: vec![E::zero(); phase_len * g.s[1]],
             phase_len,
             div: vec![E::one(); g.out[1] + lanes],
+            rows: Vec::with_capacity(g.k[0]),
         }
     }
 }
@@ -142,7 +168,13 @@ fn avg_count(start: isize, k: usize, p: usize, len: usize, include_pad: bool) ->
 /// # Safety
 /// `S`'s CPU features are available.
 #[inline(always)]
-pub(crate) unsafe fn plane<S: Simd>(x: &[S::E], g: &PoolGeom, r: Reduce, out: &mut [S::E], sc: &mut Scratch<S::E>) {
+pub(crate) unsafe fn plane<S: Simd>(
+    x: &[S::E],
+    g: &PoolGeom,
+    r: Reduce,
+    out: &mut [MaybeUninit<S::E>],
+    sc: &mut Scratch<S::E>,
+) {
     let n = S::LANES;
     let (s1, d1) = (g.s[1], g.d[1]);
     let wp = padded_width(g);
@@ -159,11 +191,15 @@ pub(crate) unsafe fn plane<S: Simd>(x: &[S::E], g: &PoolGeom, r: Reduce, out: &m
         Reduce::Avg { .. } => S::E::zero(),
     };
     let max = r == Reduce::Max;
+    if max && pool_stride2::takes(g) {
+        // SAFETY: the features are the caller's contract.
+        return unsafe { pool_stride2::max_plane_s2::<S>(x, g, out, &mut sc.rows) };
+    }
     // The row's padding columns hold the identity for every output row.
     sc.row.fill(ident);
     // Horizontal taps: (phase, offset in the phase) of tap kj.
     let taps: Vec<(usize, usize)> = (0..g.k[1]).map(|kj| (kj * d1 % s1, kj * d1 / s1)).collect();
-    // SAFETY: loads read lanes inside `x` (input rows, `load_range` with the lanes in
+    // SAFETY: loads read lanes inside `x` (input rows, `load_range_fill` with the lanes in
     // 0..W) or inside the scratch rows (sized above with a vector of slack past every
     // read start); stores write `out` rows (first OW lanes) and scratch rows inside
     // their lengths; the features are the caller's contract.
@@ -171,33 +207,27 @@ pub(crate) unsafe fn plane<S: Simd>(x: &[S::E], g: &PoolGeom, r: Reduce, out: &m
         let rowp = sc.row.as_mut_ptr();
         for oh in 0..g.out[0] {
             let r0 = (oh * g.s[0]) as isize - g.p[0] as isize;
-            // 1. Vertical: input columns 0..W land at row[p1 + x].
-            let mut first = true;
-            for ki in 0..g.k[0] {
-                let ih = r0 + (ki * g.d[0]) as isize;
-                if !(0..g.input[0] as isize).contains(&ih) {
-                    continue;
-                }
-                let src = x.as_ptr().add(ih as usize * g.input[1]);
-                let dst = rowp.add(g.p[1]);
-                for x0 in (0..g.input[1]).step_by(n) {
-                    let v = S::load_range(src.add(x0), 0, (g.input[1] - x0) as isize);
-                    let v = if first {
+            // 1. Vertical, in registers over the window's rows, one plain store per
+            // vector: input columns 0..W land at row[p1 + x]; the lanes past W hold
+            // the identity, as the right padding must.
+            sc.rows.clear();
+            sc.rows.extend(g.taps(0, oh));
+            let dst = rowp.add(g.p[1]);
+            let identv = S::splat(ident);
+            for x0 in (0..g.input[1]).step_by(n) {
+                let mut acc = identv;
+                for (i, &ih) in sc.rows.iter().enumerate() {
+                    let src = x.as_ptr().add(ih * g.input[1] + x0);
+                    let v = S::load_range_fill(src, 0, (g.input[1] - x0) as isize, identv);
+                    acc = if i == 0 {
                         v
+                    } else if max {
+                        S::max(acc, v)
                     } else {
-                        let acc = S::load(dst.add(x0));
-                        if max { S::max(acc, v) } else { S::add(acc, v) }
+                        S::add(acc, v)
                     };
-                    S::store_first(dst.add(x0), v, n.min(g.input[1] - x0));
                 }
-                first = false;
-            }
-            if first {
-                // No input row in the window (not possible with PyTorch's size rule,
-                // kept for safety): the identity.
-                for j in 0..g.input[1] {
-                    *rowp.add(g.p[1] + j) = ident;
-                }
+                S::store(dst.add(x0), acc);
             }
             // 2. Phases: row[j·s + q] → phase q, element j.
             let (src, stride) = if s1 == 1 {
@@ -233,7 +263,7 @@ pub(crate) unsafe fn plane<S: Simd>(x: &[S::E], g: &PoolGeom, r: Reduce, out: &m
                 }
             }
             // 3. Horizontal.
-            let orow = out.as_mut_ptr().add(oh * g.out[1]);
+            let orow = out.as_mut_ptr().cast::<S::E>().add(oh * g.out[1]);
             for ow in (0..g.out[1]).step_by(n) {
                 let (q, off) = taps[0];
                 let mut acc = S::load(src.add(q * stride + off + ow));
@@ -256,11 +286,18 @@ mod x86 {
     use super::super::pool_geom::PoolGeom;
     use super::super::simd::{Avx2, Avx512};
     use super::{Reduce, Scratch, plane};
+    use std::mem::MaybeUninit;
 
     /// # Safety
     /// AVX-512F is available.
     #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
-    pub(super) unsafe fn plane512(x: &[f32], g: &PoolGeom, r: Reduce, out: &mut [f32], s: &mut Scratch<f32>) {
+    pub(super) unsafe fn plane512(
+        x: &[f32],
+        g: &PoolGeom,
+        r: Reduce,
+        out: &mut [MaybeUninit<f32>],
+        s: &mut Scratch<f32>,
+    ) {
         // SAFETY: the features are enabled here.
         unsafe { plane::<Avx512>(x, g, r, out, s) }
     }
@@ -268,7 +305,13 @@ mod x86 {
     /// # Safety
     /// AVX2 and FMA are available.
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn plane256(x: &[f32], g: &PoolGeom, r: Reduce, out: &mut [f32], s: &mut Scratch<f32>) {
+    pub(super) unsafe fn plane256(
+        x: &[f32],
+        g: &PoolGeom,
+        r: Reduce,
+        out: &mut [MaybeUninit<f32>],
+        s: &mut Scratch<f32>,
+    ) {
         // SAFETY: the features are enabled here.
         unsafe { plane::<Avx2>(x, g, r, out, s) }
     }

@@ -39,11 +39,22 @@ pub(crate) unsafe trait Simd: Copy {
     /// # Safety
     /// `p + l` is readable for those lanes (`p` itself may point outside any object).
     unsafe fn load_range(p: *const Self::E, lo: isize, hi: isize) -> Self::V;
+    /// Loads lanes `l` with `lo ≤ l < hi` from `p + l`; the other lanes are `fill`'s.
+    ///
+    /// # Safety
+    /// As [`Simd::load_range`].
+    unsafe fn load_range_fill(p: *const Self::E, lo: isize, hi: isize, fill: Self::V) -> Self::V;
     /// Loads all lanes from `p`.
     ///
     /// # Safety
     /// `p..p + LANES` is readable.
     unsafe fn load(p: *const Self::E) -> Self::V;
+    /// Stores all lanes to `p` (a plain store, which later loads can forward from,
+    /// unlike the masked [`Simd::store_first`]).
+    ///
+    /// # Safety
+    /// `p..p + LANES` is writable.
+    unsafe fn store(p: *mut Self::E, v: Self::V);
     /// Stores the first `n ≤ LANES` lanes to `p`.
     ///
     /// # Safety
@@ -53,6 +64,10 @@ pub(crate) unsafe trait Simd: Copy {
     /// # Safety
     /// The implementation's CPU features are available.
     unsafe fn even_odd(a: Self::V, b: Self::V) -> (Self::V, Self::V);
+    /// `a₁ a₂ … a₍LANES−1₎ b₀`: the vector one element further along `a ++ b`.
+    /// # Safety
+    /// The implementation's CPU features are available.
+    unsafe fn shift_in(a: Self::V, b: Self::V) -> Self::V;
     /// The inverse of [`Simd::even_odd`]: `a₀ b₀ a₁ b₁ …` as two vectors.
     /// # Safety
     /// The implementation's CPU features are available.
@@ -96,9 +111,19 @@ unsafe impl<F: crate::element::Float> Simd for Scalar<F> {
         if lo <= 0 && 0 < hi { unsafe { *p } } else { F::zero() }
     }
     #[inline(always)]
+    unsafe fn load_range_fill(p: *const F, lo: isize, hi: isize, fill: F) -> F {
+        // SAFETY: lane 0 is readable when lo ≤ 0 < hi (the caller's contract).
+        if lo <= 0 && 0 < hi { unsafe { *p } } else { fill }
+    }
+    #[inline(always)]
     unsafe fn load(p: *const F) -> F {
         // SAFETY: the caller's contract.
         unsafe { *p }
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut F, v: F) {
+        // SAFETY: the caller's contract.
+        unsafe { *p = v };
     }
     #[inline(always)]
     unsafe fn store_first(p: *mut F, v: F, n: usize) {
@@ -110,6 +135,10 @@ unsafe impl<F: crate::element::Float> Simd for Scalar<F> {
     #[inline(always)]
     unsafe fn even_odd(a: F, b: F) -> (F, F) {
         (a, b)
+    }
+    #[inline(always)]
+    unsafe fn shift_in(_a: F, b: F) -> F {
+        b
     }
     #[inline(always)]
     unsafe fn interleave(a: F, b: F) -> (F, F) {
@@ -183,9 +212,20 @@ mod x86 {
             unsafe { _mm512_maskz_loadu_ps(m, p) }
         }
         #[inline(always)]
+        unsafe fn load_range_fill(p: *const f32, lo: isize, hi: isize, fill: __m512) -> __m512 {
+            let m = range_mask(lo, hi, 16) as u16;
+            // SAFETY: as `load_range`.
+            unsafe { _mm512_mask_loadu_ps(fill, m, p) }
+        }
+        #[inline(always)]
         unsafe fn load(p: *const f32) -> __m512 {
             // SAFETY: the caller's contract.
             unsafe { _mm512_loadu_ps(p) }
+        }
+        #[inline(always)]
+        unsafe fn store(p: *mut f32, v: __m512) {
+            // SAFETY: the caller's contract.
+            unsafe { _mm512_storeu_ps(p, v) }
         }
         #[inline(always)]
         unsafe fn store_first(p: *mut f32, v: __m512, n: usize) {
@@ -201,6 +241,12 @@ mod x86 {
                 let odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
                 (_mm512_permutex2var_ps(a, even, b), _mm512_permutex2var_ps(a, odd, b))
             }
+        }
+        #[inline(always)]
+        unsafe fn shift_in(a: __m512, b: __m512) -> __m512 {
+            // SAFETY: AVX-512F is available (trait contract). valignd shifts b:a
+            // right by one element.
+            unsafe { _mm512_castsi512_ps(_mm512_alignr_epi32::<1>(_mm512_castps_si512(b), _mm512_castps_si512(a))) }
         }
         #[inline(always)]
         unsafe fn interleave(a: __m512, b: __m512) -> (__m512, __m512) {
@@ -274,9 +320,22 @@ mod x86 {
             unsafe { _mm256_maskload_ps(p, mask256(lo, hi)) }
         }
         #[inline(always)]
+        unsafe fn load_range_fill(p: *const f32, lo: isize, hi: isize, fill: __m256) -> __m256 {
+            // SAFETY: as `load_range`; the blend takes `fill` outside the mask.
+            unsafe {
+                let m = mask256(lo, hi);
+                _mm256_blendv_ps(fill, _mm256_maskload_ps(p, m), _mm256_castsi256_ps(m))
+            }
+        }
+        #[inline(always)]
         unsafe fn load(p: *const f32) -> __m256 {
             // SAFETY: the caller's contract.
             unsafe { _mm256_loadu_ps(p) }
+        }
+        #[inline(always)]
+        unsafe fn store(p: *mut f32, v: __m256) {
+            // SAFETY: the caller's contract.
+            unsafe { _mm256_storeu_ps(p, v) }
         }
         #[inline(always)]
         unsafe fn store_first(p: *mut f32, v: __m256, n: usize) {
@@ -292,6 +351,15 @@ mod x86 {
                 let o = _mm256_shuffle_ps::<0b11_01_11_01>(a, b);
                 let fix = |v: __m256| _mm256_castpd_ps(_mm256_permute4x64_pd::<0b11_01_10_00>(_mm256_castps_pd(v)));
                 (fix(e), fix(o))
+            }
+        }
+        #[inline(always)]
+        unsafe fn shift_in(a: __m256, b: __m256) -> __m256 {
+            // SAFETY: AVX2 is available (trait contract). u = a_hi b_lo; per 128-bit
+            // half, (u:a) >> 4 bytes gives a₁a₂a₃a₄ | a₅a₆a₇b₀.
+            unsafe {
+                let u = _mm256_castps_si256(_mm256_permute2f128_ps::<0x21>(a, b));
+                _mm256_castsi256_ps(_mm256_alignr_epi8::<4>(u, _mm256_castps_si256(a)))
             }
         }
         #[inline(always)]
@@ -338,6 +406,15 @@ mod tests {
             S::store_first(out.as_mut_ptr(), r, n);
             assert_eq!(out[0], 0.0);
             assert_eq!(&out[1..n], &src[n..2 * n - 1]);
+            let sh = S::shift_in(S::load(src.as_ptr()), S::load(src.as_ptr().add(n)));
+            S::store(out.as_mut_ptr(), sh);
+            assert_eq!(&out[..n], &src[1..n + 1]);
+            // Lanes 1..n−1 (none for one lane) from src[n..], the first and last filled.
+            let hi = (n as isize - 1).max(1);
+            let f = S::load_range_fill(src.as_ptr().add(n).wrapping_sub(1), 1, hi, S::splat(-7.0));
+            S::store(out.as_mut_ptr(), f);
+            assert_eq!((out[0], out[n - 1]), (-7.0, -7.0));
+            assert_eq!(&out[1..hi as usize], &src[n..n + hi as usize - 1]);
             let m = S::max(S::splat(f32::NAN), S::splat(1.0));
             let m2 = S::max(S::splat(1.0), S::splat(f32::NAN));
             S::store_first(out.as_mut_ptr(), m, 1);
@@ -365,7 +442,7 @@ mod tests {
 
     /// # Safety
     /// The CPU features of the `target_feature` attribute are available.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
     #[target_feature(enable = "avx2,fma")]
     unsafe fn avx2_check() {
         check::<Avx2>();
@@ -373,7 +450,7 @@ mod tests {
 
     /// # Safety
     /// The CPU features of the `target_feature` attribute are available.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
     #[target_feature(enable = "avx512f")]
     unsafe fn avx512_check() {
         check::<Avx512>();

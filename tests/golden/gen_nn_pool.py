@@ -91,6 +91,16 @@ for dt in ("float64", "float32"):
     adaptive_case((2, 2, 14, 33), (1, 1), dtype=dt)
     adaptive_case((2, 3, 5, 5), (1, 1), nan=1, dtype=dt)
 
+# The stride-2 max kernel (added later, after the cases above so that their random
+# inputs stay the same): batch > 1 with NaN and −∞, odd widths around a vector, other
+# window widths, ceil mode.
+for dt in ("float64", "float32"):
+    max_case((2, 3, 9, 35), (3, 3), (2, 2), (1, 1), nan=7, neg_inf=4, dtype=dt)
+    max_case((3, 2, 7, 17), (3, 3), (2, 2), (1, 1), ceil=True, dtype=dt)
+    max_case((2, 2, 8, 33), (2, 2), (2, 2), (0, 0), ceil=True, nan=3, dtype=dt)
+    max_case((1, 2, 11, 31), (5, 5), (2, 2), (2, 2), dtype=dt)
+    max_case((1, 2, 10, 21), (4, 4), (2, 2), (1, 1), ceil=True, dtype=dt)
+
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "nn_pool.json"), "w") as f:
     json.dump({"cases": cases}, f, separators=(",", ":"))
 print(f"{len(cases)} cases")

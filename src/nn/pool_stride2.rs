@@ -1,0 +1,142 @@
+//! The max pool with column stride 2 and column dilation 1 (ResNet's stem: 3×3, stride
+//! 2, padding 1), in registers: per output row and vector of `n` outputs, the window's
+//! input rows are reduced at the column offsets the horizontal taps need (two vectors,
+//! `2n` columns, per pair of taps), split into even and odd columns with one permute
+//! pair, and reduced across the taps. No scratch row is written and read back, so no
+//! load waits on a (masked) store, which is what the general kernel of
+//! [`super::pool_kernel`] pays per row.
+//!
+//! Columns outside the input read as −∞ (masked loads at the edges); NaN propagates
+//! through [`Simd::max`].
+
+use super::pool_geom::PoolGeom;
+use super::simd::Simd;
+use num_traits::Float as _;
+use std::mem::MaybeUninit;
+
+/// True for the geometries [`max_plane_s2`] takes.
+pub(crate) fn takes(g: &PoolGeom) -> bool {
+    g.s[1] == 2 && g.d[1] == 1
+}
+
+/// Max-pools one plane, `x` `H × W` into `out` `OH × OW`, for a geometry with
+/// [`takes`]; `rows` is scratch for the window's row offsets.
+///
+/// # Safety
+/// `S`'s CPU features are available.
+#[inline(always)]
+pub(crate) unsafe fn max_plane_s2<S: Simd>(
+    x: &[S::E],
+    g: &PoolGeom,
+    out: &mut [MaybeUninit<S::E>],
+    rows: &mut Vec<usize>,
+) {
+    let n = S::LANES;
+    let (w, ow_n) = (g.input[1], g.out[1]);
+    assert!(
+        takes(g) && x.len() >= g.input[0] * w && out.len() >= g.out[0] * ow_n,
+        "max_pool2d: plane outside its buffers"
+    );
+    let (k1, p1) = (g.k[1], g.p[1] as isize);
+    // SAFETY: the features are the caller's contract; loads read only lanes whose
+    // column lies in 0..W of an input row (full loads where the whole vector does,
+    // masked ones at the edges); stores write the first `min(n, OW − ow0)` outputs of
+    // output row `oh`, inside `out` (checked above).
+    unsafe {
+        let ninf = S::splat(S::E::neg_infinity());
+        for oh in 0..g.out[0] {
+            rows.clear();
+            rows.extend(g.taps(0, oh).map(|r| r * w));
+            let orow = out.as_mut_ptr().cast::<S::E>().add(oh * ow_n);
+            if k1 == 3 {
+                // Columns 2·ow − p1 + (0, 1, 2): the even and odd columns from
+                // 2·ow0 − p1, and the even ones shifted by one lane, the next block's
+                // first even column shifted in (the stem's case: half the loads).
+                let (mut e, mut o) = pair::<S>(x, w, rows, -p1);
+                for ow0 in (0..ow_n).step_by(n) {
+                    let (e2, o2) = if ow0 + n > ow_n {
+                        (ninf, ninf) // lane n − 1 is past OW: never stored
+                    } else {
+                        pair::<S>(x, w, rows, 2 * (ow0 + n) as isize - p1)
+                    };
+                    store::<S>(orow, ow0, ow_n, S::max(S::max(e, o), S::shift_in(e, e2)));
+                    (e, o) = (e2, o2);
+                }
+                continue;
+            }
+            for ow0 in (0..ow_n).step_by(n) {
+                let mut acc = ninf;
+                // Taps kj and kj + 1 read columns 2·ow + kj − p1 (+ 1): the even and
+                // odd columns of the 2n columns from 2·ow0 + kj − p1.
+                for kj in (0..k1).step_by(2) {
+                    let (e, o) = pair::<S>(x, w, rows, 2 * ow0 as isize + kj as isize - p1);
+                    acc = if kj == 0 { e } else { S::max(acc, e) };
+                    if kj + 1 < k1 {
+                        acc = S::max(acc, o);
+                    }
+                }
+                store::<S>(orow, ow0, ow_n, acc);
+            }
+        }
+    }
+}
+
+/// The even and odd columns of the `2·LANES` columns from `c`, reduced over the rows
+/// (as [`column_max`]).
+///
+/// # Safety
+/// As [`column_max`].
+#[inline(always)]
+unsafe fn pair<S: Simd>(x: &[S::E], w: usize, rows: &[usize], c: isize) -> (S::V, S::V) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        S::even_odd(
+            column_max::<S>(x, w, rows, c),
+            column_max::<S>(x, w, rows, c + S::LANES as isize),
+        )
+    }
+}
+
+/// Stores the outputs `ow0 ..` of an output row starting at `orow` (of `ow_n`), at
+/// most a vector.
+///
+/// # Safety
+/// `S`'s CPU features are available; `orow .. orow + ow_n` is writable.
+#[inline(always)]
+unsafe fn store<S: Simd>(orow: *mut S::E, ow0: usize, ow_n: usize, v: S::V) {
+    // SAFETY: the caller's contract; at most `ow_n − ow0` lanes from `ow0`.
+    unsafe {
+        if ow0 + S::LANES <= ow_n {
+            S::store(orow.add(ow0), v);
+        } else {
+            S::store_first(orow.add(ow0), v, ow_n - ow0);
+        }
+    }
+}
+
+/// The maximum over the input rows starting at the offsets `rows` (rows of width `w`)
+/// of columns `c .. c + LANES`, −∞ for columns outside `0..w`.
+///
+/// # Safety
+/// `S`'s CPU features are available; every row lies inside `x`.
+#[inline(always)]
+unsafe fn column_max<S: Simd>(x: &[S::E], w: usize, rows: &[usize], c: isize) -> S::V {
+    let wi = w as isize;
+    let full = c >= 0 && c + S::LANES as isize <= wi;
+    // SAFETY: the features are the caller's contract; a full load reads columns
+    // c .. c + LANES inside 0..w of row r, a masked one only the lanes inside 0..w.
+    unsafe {
+        let ninf = S::splat(S::E::neg_infinity());
+        let mut acc = ninf;
+        for (i, &r) in rows.iter().enumerate() {
+            let p = x.as_ptr().add(r).wrapping_offset(c);
+            let v = if full {
+                S::load(p)
+            } else {
+                S::load_range_fill(p, -c, wi - c, ninf)
+            };
+            acc = if i == 0 { v } else { S::max(acc, v) };
+        }
+        acc
+    }
+}
