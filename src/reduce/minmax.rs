@@ -59,6 +59,16 @@ impl<T: Element + PartialOrd, const MAX: bool, const SKIP: bool> Reducer<T> for 
     }
     #[inline]
     fn rows_group(&self, acc: &mut [T], o: usize, os: isize, buf: &[T], off: isize, stride: isize, rs: isize) {
+        if stride == 1 && ROW_GROUP == 4 {
+            let n = acc.len();
+            let rows: [&[T]; 4] = std::array::from_fn(|k| {
+                let s = (off + k as isize * rs) as usize;
+                &buf[s..s + n]
+            });
+            if kernels::rows4::<T, MAX, SKIP>(acc, rows) {
+                return;
+            }
+        }
         if !rows_group_default(self, acc, buf, off, stride, rs) {
             for k in 0..ROW_GROUP as isize {
                 self.rows(acc, o, os, buf, off + k * rs, stride);
