@@ -1,6 +1,9 @@
 //! Element-wise benchmarks: ferrotensor vs ndarray (parallel `Zip` where it has one) vs
 //! NumPy, in one run, on f32 `[4096, 4096]`, plus a STREAM triad for the machine's
-//! bandwidth. Run: `cargo bench -p ferrotensor-bench --bench elementwise`.
+//! bandwidth. Run: `cargo bench -p ferrotensor-bench --bench elementwise`;
+//! `FT_BENCH_FILTER=add_t,add` runs only the cases whose NumPy key (see
+//! `bench/py/elementwise.py`) contains one of the given strings, and skips the small,
+//! threshold and memory-policy sections.
 //!
 //! The machine is shared, so every contestant is measured in two rounds (NumPy before
 //! and after the Rust rounds) and the faster median of each is kept.
@@ -23,6 +26,8 @@ struct Case<'a> {
 }
 
 fn main() {
+    println!("{}", ferrotensor_bench::cpu_line());
+    let filtered = std::env::var("FT_BENCH_FILTER").is_ok_and(|f| !f.trim().is_empty());
     let n = 4096;
     let bytes = (n * n * 4) as f64;
     let fa = |i: usize, j: usize| ((i * n + j) % 1000) as f32 * 1e-3 - 0.5;
@@ -56,7 +61,7 @@ fn main() {
         nd_copy_t().into_raw_vec_and_offset().0
     );
 
-    let mut cases = [
+    let mut cases = vec![
         Case {
             name: "a + b",
             ours: Box::new(|| drop(black_box(&a + &b))),
@@ -143,6 +148,7 @@ fn main() {
         },
     ];
 
+    cases.retain(|c| ferrotensor_bench::selected(c.numpy));
     let np_before = numpy_times("elementwise.py");
     let mut stream = triad_gbs(256 << 20);
     let mut best = vec![(f64::INFINITY, f64::INFINITY); cases.len()];
@@ -151,6 +157,9 @@ fn main() {
         for (c, b) in cases.iter_mut().zip(best.iter_mut()) {
             b.0 = b.0.min(time_median(BUDGET, &mut c.ours));
             b.1 = b.1.min(time_median(BUDGET, &mut c.peer));
+        }
+        if filtered {
+            continue;
         }
         // the parallel threshold must not slow small tensors down
         small_ours = small_ours.min(time_median(0.2, || drop(black_box(&s + &s))));
@@ -170,7 +179,11 @@ fn main() {
     // background thread after 1 s idle), no cache (fresh memory, huge pages from
     // 4 MiB), and, for comparison only, glibc keeping every freed buffer mapped
     // (`mallopt`, process-wide and irreversible: measured last).
-    let policy_cases = ["a + b", "exp(a)", "copy of a.t()"];
+    let policy_cases: &[&str] = if filtered {
+        &[]
+    } else {
+        &["a + b", "exp(a)", "copy of a.t()"]
+    };
     let mut policy = vec![[f64::INFINITY; 3]; cases.len()];
     // Resident memory 2 s after the last call, before and after the default's rounds:
     // the default gives the outputs' memory back.
@@ -182,6 +195,7 @@ fn main() {
     for (mode, label) in ["default", "cache off", "cache off + glibc retains"]
         .iter()
         .enumerate()
+        .filter(|_| !filtered)
     {
         match mode {
             1 => ferrotensor::memory::set_buffer_cache_limit(0),
@@ -215,12 +229,14 @@ fn main() {
             note,
         );
     }
-    t.add(
-        "64×64 a + a",
-        small_ours,
-        vec![("ndarray", Some(small_nd)), ("numpy", np("small_add"))],
-        format!("{:.2} µs", small_ours * 1e6),
-    );
+    if !filtered {
+        t.add(
+            "64×64 a + a",
+            small_ours,
+            vec![("ndarray", Some(small_nd)), ("numpy", np("small_add"))],
+            format!("{:.2} µs", small_ours * 1e6),
+        );
+    }
 
     // Where does splitting over threads start to pay? `a + a` on n elements with one
     // thread and with the split forced, around the engine's PARALLEL_THRESHOLD.
@@ -229,7 +245,10 @@ fn main() {
         ferrotensor::iter::PARALLEL_THRESHOLD
     );
     println!("| elements | 1 thread (µs) | all threads, forced split (µs) |\n|---|---|---|");
-    for log in [12, 14, 15, 16, 17, 18, 20] {
+    for log in [12, 14, 15, 16, 17, 18, 20]
+        .into_iter()
+        .filter(|_| !filtered)
+    {
         let x = Tensor::<f32, _>::ones([1usize << log]);
         let one =
             ferrotensor::with_num_threads(1, || time_median(0.2, || drop(black_box(&x + &x))));

@@ -1,4 +1,6 @@
 """NumPy side of the element-wise benchmark: prints `case<TAB>median seconds`."""
+import os
+
 import numpy as np
 from benchtime import median_time
 
@@ -21,6 +23,10 @@ cases = {
     "relu": lambda: np.maximum(a, np.float32(0)),
     "axpb": lambda: a * np.float32(2.0) + np.float32(1.0),
 }
+# FT_BENCH_FILTER (comma-separated substrings of the keys) selects cases, as in Rust.
+flt = [p.strip() for p in os.environ.get("FT_BENCH_FILTER", "").split(",") if p.strip()]
+cases = {k: f for k, f in cases.items() if not flt or any(p in k for p in flt)}
 for name, f in cases.items():
     print(f"{name}\t{median_time(f, 1.5)}", flush=True)
-print(f"small_add\t{median_time(lambda: s + s, 0.3)}")
+if not flt:
+    print(f"small_add\t{median_time(lambda: s + s, 0.3)}")

@@ -282,21 +282,11 @@ pub fn cpu_model() -> String {
 /// every benchmark table.
 pub fn cpu_line() -> String {
     let model = cpu_model();
-    #[cfg(target_arch = "x86_64")]
-    let isa = if is_x86_feature_detected!("avx512f")
-        && is_x86_feature_detected!("avx512vl")
-        && is_x86_feature_detected!("avx512bw")
-        && is_x86_feature_detected!("avx512dq")
-    {
-        "avx512"
-    } else if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
-        "avx2"
-    } else {
-        "portable"
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let isa = "portable";
-    format!("CPU: {model}; kernels' ISA path: {isa}")
+    // The path the kernels take (honours `FERROTENSOR_ISA`), and the CPU vendor the
+    // run-time tuning keys on.
+    let isa = ferrotensor::cpu::isa().name();
+    let vendor = format!("{:?}", ferrotensor::cpu::vendor());
+    format!("CPU: {model} (vendor {vendor}); kernels' ISA path: {isa}")
 }
 
 /// True when the benchmark case `name` is selected: no filter given, or `name`

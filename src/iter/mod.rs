@@ -22,6 +22,7 @@ pub(crate) mod plan;
 pub(crate) mod stream;
 mod tile;
 mod transpose;
+mod transposed_zip;
 pub(crate) mod wide;
 pub(crate) mod zip;
 

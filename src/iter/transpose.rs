@@ -183,7 +183,7 @@ unsafe fn plain<T: Copy>(
 }
 
 #[cfg(all(target_arch = "x86_64", not(miri)))]
-mod x86 {
+pub(super) mod x86 {
     use std::arch::x86_64::*;
 
     /// Transposes the 16×16 block of 4-byte elements whose row `k` starts at
@@ -193,7 +193,7 @@ mod x86 {
     /// All 16 source and destination rows of 64 bytes valid; with `stream`, every
     /// destination row 64-byte aligned; `crate::cpu::isa()` is `Avx512`.
     #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")]
-    pub(super) unsafe fn block16(s: *const u8, ss: usize, d: *mut u8, ds: usize, stream: bool) {
+    pub(in crate::iter) unsafe fn block16(s: *const u8, ss: usize, d: *mut u8, ds: usize, stream: bool) {
         // SAFETY: the loads and stores stay within the rows the caller vouches for.
         unsafe {
             let r: [__m512i; 16] = std::array::from_fn(|k| _mm512_loadu_si512(s.add(k * ss) as *const _));
@@ -247,7 +247,7 @@ mod x86 {
     /// # Safety
     /// As [`block16`] with 8 rows.
     #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")]
-    pub(super) unsafe fn block8(s: *const u8, ss: usize, d: *mut u8, ds: usize, stream: bool) {
+    pub(in crate::iter) unsafe fn block8(s: *const u8, ss: usize, d: *mut u8, ds: usize, stream: bool) {
         // SAFETY: as in `block16`.
         unsafe {
             let r: [__m512i; 8] = std::array::from_fn(|k| _mm512_loadu_si512(s.add(k * ss) as *const _));
@@ -305,19 +305,19 @@ mod x86 {
 }
 
 #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-mod x86 {
+pub(super) mod x86 {
     /// Never called: no AVX-512 on this target.
     ///
     /// # Safety
     /// None needed (it panics).
-    pub(super) unsafe fn block16(_: *const u8, _: usize, _: *mut u8, _: usize, _: bool) {
+    pub(in crate::iter) unsafe fn block16(_: *const u8, _: usize, _: *mut u8, _: usize, _: bool) {
         unreachable!("transpose_copy runs only where AVX-512 was detected")
     }
     /// Never called: no AVX-512 on this target.
     ///
     /// # Safety
     /// None needed (it panics).
-    pub(super) unsafe fn block8(_: *const u8, _: usize, _: *mut u8, _: usize, _: bool) {
+    pub(in crate::iter) unsafe fn block8(_: *const u8, _: usize, _: *mut u8, _: usize, _: bool) {
         unreachable!("transpose_copy runs only where AVX-512 was detected")
     }
 }

@@ -270,6 +270,11 @@ pub(crate) fn zip_new<A: Copy + Sync, B: Copy + Sync, O: Send>(
         ReadPtr(a.buf.as_ptr()),
         ReadPtr(b.buf.as_ptr()),
     );
+    // SAFETY: `output_plan` checked the plan against the buffers; `out` is ours.
+    if unsafe { super::transposed_zip::zip_transposed(&plan, op, ap, bp, &f) } {
+        // SAFETY: `zip_transposed` wrote every element of the output.
+        return unsafe { assume_init_vec(out) };
+    }
     if let Some(r) = plan.tile_axis(TILE).filter(|_| so == 1) {
         let [ro, ra, rb] = std::array::from_fn(|k| plan.outer_strides[k][r]);
         // Large outputs: each tile row (whole cache lines when aligned) is streamed, so

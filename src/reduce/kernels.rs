@@ -128,6 +128,54 @@ fn rows_body<T: Fl, const MAX: bool, const SKIP: bool>(acc: &mut [T], row: &[T])
     }
 }
 
+/// [`rows_body`] with four rows in order, each accumulator loaded and stored once.
+#[inline(always)]
+fn rows4_body<T: Fl, const MAX: bool, const SKIP: bool>(acc: &mut [T], rows: [&[T]; 4]) {
+    let n = acc.len();
+    let [r0, r1, r2, r3] = rows.map(|r| &r[..n]);
+    #[allow(clippy::eq_op)]
+    let step = |a: T, v: T| {
+        let m = if better::<T, MAX>(v, a) { v } else { a };
+        let (v_nan, a_nan) = (v != v, a != a);
+        if SKIP {
+            if a_nan { v } else { m }
+        } else if v_nan {
+            v
+        } else {
+            m
+        }
+    };
+    for j in 0..n {
+        acc[j] = step(step(step(step(acc[j], r0[j]), r1[j]), r2[j]), r3[j]);
+    }
+}
+
+struct Rows4K<'a, T, const MAX: bool, const SKIP: bool>(&'a mut [T], [&'a [T]; 4]);
+impl<T: Fl, const MAX: bool, const SKIP: bool> Kernel for Rows4K<'_, T, MAX, SKIP> {
+    type Out = ();
+    #[inline(always)]
+    fn call(self) {
+        rows4_body::<T, MAX, SKIP>(self.0, self.1)
+    }
+}
+
+/// [`rows`] with four rows in order (each at least `acc.len()` long); false (nothing
+/// done) for types other than f32/f64.
+#[inline]
+pub(crate) fn rows4<T: 'static, const MAX: bool, const SKIP: bool>(acc: &mut [T], rows: [&[T]; 4]) -> bool {
+    if let Some(a) = same_type::slice_mut::<T, f32>(&mut *acc) {
+        let r = rows.map(|r| same_type::slice::<T, f32>(r).expect("T is f32"));
+        dispatch(Rows4K::<f32, MAX, SKIP>(a, r));
+        return true;
+    }
+    if let Some(a) = same_type::slice_mut::<T, f64>(acc) {
+        let r = rows.map(|r| same_type::slice::<T, f64>(r).expect("T is f64"));
+        dispatch(Rows4K::<f64, MAX, SKIP>(a, r));
+        return true;
+    }
+    false
+}
+
 /// Index of the first element equal to `m` (or, when `m` is NaN, of the first NaN).
 #[inline(always)]
 fn find_body<T: Fl, const L: usize>(x: &[T], m: T) -> Option<usize> {

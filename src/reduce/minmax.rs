@@ -1,6 +1,6 @@
 //! Maximum, minimum (NaN-propagating and NaN-skipping) and peak-to-peak.
 
-use super::engine::{Reducer, rows_default, run_default};
+use super::engine::{ROW_GROUP, Reducer, rows_default, rows_group_default, run_default};
 use super::kernels;
 use crate::element::{Element, Num};
 use crate::error::Result;
@@ -56,6 +56,24 @@ impl<T: Element + PartialOrd, const MAX: bool, const SKIP: bool> Reducer<T> for 
             return;
         }
         rows_default(self, acc, buf, off, stride)
+    }
+    #[inline]
+    fn rows_group(&self, acc: &mut [T], o: usize, os: isize, buf: &[T], off: isize, stride: isize, rs: isize) {
+        if stride == 1 && ROW_GROUP == 4 {
+            let n = acc.len();
+            let rows: [&[T]; 4] = std::array::from_fn(|k| {
+                let s = (off + k as isize * rs) as usize;
+                &buf[s..s + n]
+            });
+            if kernels::rows4::<T, MAX, SKIP>(acc, rows) {
+                return;
+            }
+        }
+        if !rows_group_default(self, acc, buf, off, stride, rs) {
+            for k in 0..ROW_GROUP as isize {
+                self.rows(acc, o, os, buf, off + k * rs, stride);
+            }
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! Sums, products and means (plain, NaN-skipping, and in a wider accumulator type).
 
 use super::Spec;
-use super::engine::{Reducer, lanes};
+use super::engine::{ROW_GROUP, Reducer, lanes, rows_group_default};
 use super::pairwise::{pairwise, pairwise_par, pairwise_strided};
 use crate::element::{Float, Num};
 use crate::error::Result;
@@ -45,6 +45,14 @@ impl<T: Num, U: Num, F: Fn(T) -> U + Sync> Reducer<T> for SumOf<T, U, F> {
             acc.wadd(pairwise(&buf[off as usize..off as usize + len], &self.0))
         } else {
             acc.wadd(pairwise_strided(buf, off, len, stride, &self.0))
+        }
+    }
+    #[inline]
+    fn rows_group(&self, acc: &mut [U], o: usize, os: isize, buf: &[T], off: isize, stride: isize, rs: isize) {
+        if !rows_group_default(self, acc, buf, off, stride, rs) {
+            for k in 0..ROW_GROUP as isize {
+                self.rows(acc, o, os, buf, off + k * rs, stride);
+            }
         }
     }
     fn run_par(&self, acc: U, o: usize, buf: &[T], off: isize, len: usize, stride: isize) -> U {
@@ -392,6 +400,75 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
 mod tests {
     use crate::prelude::*;
     use half::{bf16, f16};
+
+    /// Column sums and maxima (the row-accumulate loop, rows taken four at a time and
+    /// long row pieces per thread) against a sequential fold down each column — the
+    /// order NumPy adds rows in, so the results are bit for bit — for row counts
+    /// around the group of 4, contiguous, strided and flipped inputs (and transposed ones,
+    /// whose columns are contiguous: pairwise like rows), NaN
+    /// in the maxima, f32 and f64.
+    #[test]
+    fn column_reductions_follow_row_order() {
+        use crate::storage::Storage;
+        fn check<T: crate::element::Float, S: Storage<Elem = T>, D: crate::layout::Dimension>(
+            x: &TensorBase<S, D>,
+            tag: &str,
+        ) {
+            let (r, c) = (x.shape()[0], x.shape()[1]);
+            let v = x.to_vec();
+            let got = x.sum_axes(&[0], false).unwrap().to_vec();
+            let got_max = x.max_axes(&[0], false).unwrap().to_vec();
+            let mut vn = v.clone();
+            vn[r / 2 * c + c / 3] = T::from_f64(f64::NAN);
+            let got_nan = Tensor::from_vec(vn, [r, c])
+                .unwrap()
+                .max_axes(&[0], false)
+                .unwrap()
+                .to_vec();
+            for j in 0..c {
+                let want = (0..r).fold(T::zero(), |acc, i| acc + v[i * c + j]);
+                assert_eq!(
+                    got[j].to_f64().to_bits(),
+                    want.to_f64().to_bits(),
+                    "sum {tag} {r}x{c} column {j}"
+                );
+                let m = (0..r).fold(v[j], |acc, i| if v[i * c + j] > acc { v[i * c + j] } else { acc });
+                assert!(got_max[j] == m, "max {tag} {r}x{c} column {j}");
+                assert_eq!(got_nan[j].is_nan(), j == c / 3, "NaN max {tag} column {j}");
+                assert!(j == c / 3 || got_nan[j] == m);
+            }
+        }
+        fn one<T: crate::element::Float>() {
+            let sizes: &[(usize, usize)] = if cfg!(miri) {
+                &[(5, 3), (9, 20)]
+            } else {
+                &[(1, 300), (3, 130), (4, 129), (7, 1000), (33, 4100)]
+            };
+            for &(r, c) in sizes {
+                let v: Vec<T> = (0..(r + 1) * (2 * c + 1))
+                    .map(|i| T::from_f64(((i * 7919) % 1013) as f64 * 0.37 - 150.0))
+                    .collect();
+                let base = Tensor::from_vec(v, [r + 1, 2 * c + 1]).unwrap();
+                check(&base.slice(s![..r, ..c]).to_owned(), "contiguous");
+                check(&base.slice(s![1.., 1..c + 1]), "offset rows");
+                check(&base.slice(s![..;-1, ..2 * c;2]), "flipped, strided");
+                let tt = base.slice(s![..r, ..c]).t().to_owned();
+                // Down a transpose the columns are contiguous: pairwise, as rows of `tt`.
+                let bits =
+                    |t: Tensor<T, IxDyn>| t.to_vec().into_iter().map(|v| v.to_f64().to_bits()).collect::<Vec<_>>();
+                assert_eq!(
+                    bits(tt.t().sum_axes(&[0], false).unwrap()),
+                    bits(tt.sum_axes(&[1], false).unwrap())
+                );
+                assert_eq!(
+                    bits(tt.t().max_axes(&[0], false).unwrap()),
+                    bits(tt.max_axes(&[1], false).unwrap())
+                );
+            }
+        }
+        one::<f32>();
+        one::<f64>();
+    }
 
     #[test]
     fn half_sums_use_f32() {
