@@ -302,7 +302,8 @@ impl<T: Float> Conv2d<T> {
         self.weight.shape()[1] * self.args.groups
     }
 
-    /// The kernel the layer runs on this CPU: `"winograd"`, `"direct"` or `"gemm"`
+    /// The kernel the layer runs on this CPU: `"winograd"`, `"direct"`,
+    /// `"direct_chvec"` (vectorised over output channels, for strided layers) or `"gemm"`
     /// (the direct layers fall back to `"gemm"` for images too narrow for their blocks).
     ///
     /// ```
@@ -315,6 +316,7 @@ impl<T: Float> Conv2d<T> {
         match self.packed {
             Packed::Winograd(_) => "winograd",
             Packed::Direct(_) => "direct",
+            Packed::Chvec(_) => "direct_chvec",
             Packed::None => "gemm",
         }
     }

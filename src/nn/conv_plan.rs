@@ -5,11 +5,13 @@
 //! | path | when |
 //! |---|---|
 //! | Winograd F(2×2, 3×3) ([`super::winograd`]) | `f32` (and `f16`/`bf16` through `f32`), 3×3, stride 1, dilation 1, one group, ≥ 16 input and output channels, on AVX2 or AVX-512 |
+//! | channel-vectorised direct ([`super::conv_chvec`]) | `f32` stride-2 convolutions with at least 16 output channels per group, on AVX2 or AVX-512 |
 //! | direct ([`super::conv_direct`]) | other `f32` convolutions with at least half a block of output channels per group and few discarded columns, on AVX2 or AVX-512 |
 //! | im2col + GEMM ([`super::conv_gemm`]) | everything else (`f64`, portable CPUs, depthwise, 1×1 stride-1 kernels, whose im2col matrix is the input) |
 
 use super::conv::Conv2dArgs;
 use super::conv_block::Level;
+use super::conv_chvec::{ChvecWeights, conv2d_chvec};
 use super::conv_direct::{DirectWeights, conv2d_direct, suits};
 use super::conv_gemm::conv2d_gemm;
 use super::epilogue::{Activation, Epilogue};
@@ -112,6 +114,7 @@ pub(crate) fn as_f32<T: Float>(s: &[T]) -> Option<std::borrow::Cow<'_, [f32]>> {
 pub(crate) enum Packed {
     Winograd(WinogradWeights),
     Direct(DirectWeights),
+    Chvec(ChvecWeights),
     /// The GEMM path reads the weights as they are.
     None,
 }
@@ -145,6 +148,11 @@ impl Packed {
         let pointwise = kh == 1 && kw == 1 && args.stride == [1, 1] && args.padding == [0, 0];
         if pointwise {
             Packed::None
+        } else if args.stride == [2, 2] && super::conv_chvec::fits(args.stride, o / args.groups) {
+            // Strided layers: the position-vectorised kernel would compute and discard
+            // every other column (or read through a phase split); the channel-vectorised
+            // one reads the strided input values directly.
+            Packed::Chvec(ChvecWeights::new(w32, b32, o, args.groups, cg * kh * kw))
         } else {
             Packed::Direct(DirectWeights::new(w32, b32, o, args.groups, cg * kh * kw))
         }
@@ -226,6 +234,7 @@ fn run_f32<T>(
     let (o, groups) = (call.o, call.groups);
     match call.packed {
         Packed::Winograd(ww) => conv2d_winograd(x, ww, n, g, call.level, epi),
+        Packed::Chvec(cw) => conv2d_chvec(x, cw, n, g, call.level, epi),
         Packed::Direct(dw) if suits(g, o / groups) => conv2d_direct(x, dw, n, g, call.level, None, epi),
         _ => conv2d_gemm(x, w, b, n, o, groups, g, epi),
     }
