@@ -12,7 +12,7 @@
 //! tiles of its rows into the `(N, O, OH, OW)` output and then applies the epilogue
 //! (residual, activation) to the band of each of its channels, while it is in cache.
 
-use super::conv_chvec_kernel::{CB, Taps, blocks_per_tile, max_width, tile, two_rows};
+use super::conv_chvec_kernel::{CB, Taps, blocks_per_tile, max_width, store_channels, tile, two_rows};
 use super::conv_block::Level;
 use super::epilogue::Epilogue;
 use super::im2col::Geom;
@@ -153,16 +153,11 @@ pub(crate) fn conv2d_chvec(
                     for dr in 0..nr {
                         let at = (r + dr) * g.ow + p0;
                         let src = &tmp[dr * width * nb * CB..];
-                        for c in 0..cn {
-                            let dst = optr.get().wrapping_add(first + c * positions + at);
-                            for (p, &v) in src.iter().skip(c).step_by(nb * CB).take(width).enumerate() {
-                                // SAFETY: channel c < cn of this task, row r + dr < r1,
-                                // column p0 + p < OW: inside `out` (asserted above) and
-                                // written by this task only (tasks own disjoint channel
-                                // chunks × rows).
-                                unsafe { dst.add(p).write(v) };
-                            }
-                        }
+                        let dst = optr.get().wrapping_add(first + at);
+                        // SAFETY: channels c < cn of this task, row r + dr < r1, columns
+                        // p0.. p1 ≤ OW: inside `out` (asserted above) and written by this
+                        // task only (tasks own disjoint channel chunks × rows).
+                        unsafe { store_channels(level, src, width, nb * CB, cn, dst, positions) };
                     }
                 }
                 r += nr;

@@ -248,6 +248,53 @@ mod x86 {
         }
     }
 
+    /// Transposes `width ≤ 16` rows of 16 channels (`src + p·ss`) and stores the first
+    /// `cn` channels as rows of `width` positions (`dst + c·rs`, masked stores).
+    ///
+    /// # Safety
+    /// AVX-512F is available; `src + p·ss + 0..16` readable for `p < width`;
+    /// `dst + c·rs + p` writable for `c < cn`, `p < width`.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn store16x16(src: *const f32, ss: usize, width: usize, cn: usize, dst: *mut f32, rs: usize) {
+        // SAFETY: the loads and masked stores touch only the caller's ranges.
+        unsafe {
+            let mut r = [_mm512_setzero_ps(); 16];
+            for (p, rv) in r.iter_mut().enumerate().take(width) {
+                *rv = _mm512_loadu_ps(src.add(p * ss));
+            }
+            // Pairs of rows interleaved, then pairs of pairs (within 128-bit lanes),
+            // then 128-bit lanes across four and sixteen rows.
+            let mut t = [_mm512_setzero_ps(); 16];
+            for i in 0..8 {
+                t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+                t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+            }
+            let pd = _mm512_castps_pd;
+            for q in 0..4 {
+                let (a, b, c, d) = (t[4 * q], t[4 * q + 1], t[4 * q + 2], t[4 * q + 3]);
+                r[4 * q] = _mm512_castpd_ps(_mm512_unpacklo_pd(pd(a), pd(c)));
+                r[4 * q + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(pd(a), pd(c)));
+                r[4 * q + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(pd(b), pd(d)));
+                r[4 * q + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(pd(b), pd(d)));
+            }
+            for h in 0..2 {
+                for j in 0..4 {
+                    let (a, b) = (r[8 * h + j], r[8 * h + 4 + j]);
+                    t[8 * h + j] = _mm512_shuffle_f32x4::<0x88>(a, b);
+                    t[8 * h + 4 + j] = _mm512_shuffle_f32x4::<0xdd>(a, b);
+                }
+            }
+            for j in 0..8 {
+                r[j] = _mm512_shuffle_f32x4::<0x88>(t[j], t[8 + j]);
+                r[8 + j] = _mm512_shuffle_f32x4::<0xdd>(t[j], t[8 + j]);
+            }
+            let mask: __mmask16 = ((1u32 << width) - 1) as __mmask16;
+            for (c, &v) in r.iter().enumerate().take(cn) {
+                _mm512_mask_storeu_ps(dst.add(c * rs), mask, v);
+            }
+        }
+    }
+
     /// One 16-channel block (two 8-lane vectors) by `P` positions at stride `S`.
     ///
     /// # Safety
@@ -284,6 +331,53 @@ mod x86 {
             for (p, a) in acc.iter().enumerate() {
                 _mm256_storeu_ps(out.add(p * CB), a[0]);
                 _mm256_storeu_ps(out.add(p * CB + 8), a[1]);
+            }
+        }
+    }
+}
+
+/// Stores a tile of `width` positions × `chans` channels (`src[p·chans + c]`) to
+/// channel rows: `dst[c·rs + p] = src[p·chans + c]` for `c < cn`, `p < width` (the
+/// transposition from the tile's channel vectors to the `(N, O, OH, OW)` output).
+///
+/// # Safety
+/// `dst + c·rs + p` is valid for writes and not accessed by anyone else during the call
+/// for every such `c` and `p`; `src` holds `width·chans` elements, `chans` a multiple
+/// of [`CB`], `cn ≤ chans` and `width ≤ 16`.
+pub(crate) unsafe fn store_channels(
+    level: Level,
+    src: &[f32],
+    width: usize,
+    chans: usize,
+    cn: usize,
+    dst: *mut f32,
+    rs: usize,
+) {
+    assert!(src.len() >= width * chans && cn <= chans && chans % CB == 0 && width <= 16);
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => {
+            for b in 0..cn.div_ceil(CB) {
+                // SAFETY: AVX-512F detected; block b's reads are inside `src` (asserted)
+                // and its writes are the caller's contract (channels b·CB.. < cn).
+                unsafe {
+                    x86::store16x16(
+                        src.as_ptr().add(b * CB),
+                        chans,
+                        width,
+                        (cn - b * CB).min(CB),
+                        dst.add(b * CB * rs),
+                        rs,
+                    )
+                }
+            }
+        }
+        _ => {
+            for c in 0..cn {
+                for (p, &v) in src.iter().skip(c).step_by(chans).take(width).enumerate() {
+                    // SAFETY: c < cn, p < width: the caller's contract.
+                    unsafe { dst.add(c * rs + p).write(v) };
+                }
             }
         }
     }
