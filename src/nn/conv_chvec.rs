@@ -8,16 +8,19 @@
 //! position is computed and discarded: a 7×7 or 14×14 output, or a stride-2 layer,
 //! fills the registers as well as a large image does.
 //!
-//! Each task `(image, group, chunk of output channels, band of output rows)` stores the
+//! Each task `(image, group, band of output rows, chunk of output channels)` stores the
 //! tiles of its rows into the `(N, O, OH, OW)` output and then applies the epilogue
 //! (residual, activation) to the band of each of its channels, while it is in cache.
 
-use super::conv_chvec_kernel::{CB, Taps, blocks_per_tile, max_width, store_channels, tile, two_rows};
 use super::conv_block::Level;
+use super::conv_chvec_kernel::{CB, Taps, blocks_per_tile, max_width, store_channels, tile, two_rows};
 use super::epilogue::Epilogue;
 use super::im2col::Geom;
 use super::util::par_tasks;
 use crate::iter::SendPtr;
+
+/// Bytes of input rows per band of output rows.
+const BAND_BYTES: usize = 1 << 18;
 
 /// Channel blocks the packed weights are padded to a multiple of (the widest tile), so
 /// every tile reads whole blocks.
@@ -110,13 +113,14 @@ pub(crate) fn conv2d_chvec(
     let segs = g.ow.div_ceil(pmax);
     let chunks = og.div_ceil(nb * CB);
     let images = n * groups;
+    // Bands of output rows whose input rows fit BAND_BYTES (they stay in L2 while the
+    // band's channel chunks, consecutive tasks, sweep them), split further until there
+    // are several tasks per thread.
+    let in_rows = (BAND_BYTES / (g.cg * wp * size_of::<f32>()).max(1)).max(1);
+    let fit = (in_rows.saturating_sub((g.kh - 1) * g.d[0] + 1) / g.s[0] + 1).clamp(1, g.oh);
     let threads = crate::threads::num_threads();
-    // Several tasks per thread (rows split into bands) unless the chunks alone give them.
-    let bands = if threads == 1 {
-        1
-    } else {
-        (4 * threads).div_ceil(images * chunks).min(g.oh)
-    };
+    let want = if threads == 1 { 1 } else { 4 * threads };
+    let bands = g.oh.div_ceil(fit).max(want.div_ceil(images * chunks)).min(g.oh);
     let rows = g.oh.div_ceil(bands);
     let bands = g.oh.div_ceil(rows);
     // Every element is written below (each task stores every position of its rows).
@@ -127,7 +131,7 @@ pub(crate) fn conv2d_chvec(
         images * chunks * bands,
         || vec![0.0f32; pmax * nb * CB],
         |tmp, t| {
-            let (img, ci, bi) = (t / (chunks * bands), t / bands % chunks, t % bands);
+            let (img, bi, ci) = (t / (chunks * bands), t / chunks % bands, t % chunks);
             let (ni, gi) = (img / groups, img % groups);
             let (r0, r1) = (bi * rows, ((bi + 1) * rows).min(g.oh));
             let c0 = ci * nb * CB;

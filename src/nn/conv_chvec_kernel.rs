@@ -61,7 +61,11 @@ pub(crate) fn tile(
     out: &mut [f32],
 ) {
     let k = t.cg * t.kh * t.kw;
-    let widest = if rows == 2 { two_rows(level, nb) } else { max_width(level, nb) };
+    let widest = if rows == 2 {
+        two_rows(level, nb)
+    } else {
+        max_width(level, nb)
+    };
     assert!(
         (1..=widest).contains(&width)
             && (rows == 1 || rows == 2)
