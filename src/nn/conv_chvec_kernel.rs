@@ -357,7 +357,7 @@ pub(crate) unsafe fn store_channels(
     dst: *mut f32,
     rs: usize,
 ) {
-    assert!(src.len() >= width * chans && cn <= chans && chans % CB == 0 && width <= 16);
+    assert!(src.len() >= width * chans && cn <= chans && chans.is_multiple_of(CB) && width <= 16);
     match level {
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => {
