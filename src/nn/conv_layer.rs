@@ -302,8 +302,11 @@ impl<T: Float> Conv2d<T> {
         self.weight.shape()[1] * self.args.groups
     }
 
-    /// The kernel the layer runs on this CPU: `"winograd"`, `"direct"` or `"gemm"`
-    /// (the direct layers fall back to `"gemm"` for images too narrow for their blocks).
+    /// The kernel the layer runs on this CPU: `"winograd"`, `"direct"`,
+    /// `"direct_chvec"` (vectorised over output channels, for strided layers) or `"gemm"`
+    /// (the direct layers fall back to `"gemm"` for images too narrow for their blocks,
+    /// and the Winograd layers run `"direct_chvec"` for calls of at most 256 output
+    /// positions, such as a 14×14 image at batch 1).
     ///
     /// ```
     /// use ferrotensor::prelude::*;
@@ -313,8 +316,9 @@ impl<T: Float> Conv2d<T> {
     /// ```
     pub fn kernel(&self) -> &'static str {
         match self.packed {
-            Packed::Winograd(_) => "winograd",
+            Packed::Winograd(..) => "winograd",
             Packed::Direct(_) => "direct",
+            Packed::Chvec(_) => "direct_chvec",
             Packed::None => "gemm",
         }
     }

@@ -4,12 +4,14 @@
 //!
 //! | path | when |
 //! |---|---|
-//! | Winograd F(2×2, 3×3) ([`super::winograd`]) | `f32` (and `f16`/`bf16` through `f32`), 3×3, stride 1, dilation 1, one group, ≥ 16 input and output channels, on AVX2 or AVX-512 |
+//! | Winograd F(2×2, 3×3) ([`super::winograd`]) | `f32` (and `f16`/`bf16` through `f32`), 3×3, stride 1, dilation 1, one group, ≥ 16 input and output channels, on AVX2 or AVX-512, from [`CHVEC_MAX_POSITIONS`] output positions per call |
+//! | channel-vectorised direct ([`super::conv_chvec`]) | `f32` stride-2 convolutions with at least 16 output channels per group, and the Winograd layers' calls with few positions, on AVX2 or AVX-512 |
 //! | direct ([`super::conv_direct`]) | other `f32` convolutions with at least half a block of output channels per group and few discarded columns, on AVX2 or AVX-512 |
 //! | im2col + GEMM ([`super::conv_gemm`]) | everything else (`f64`, portable CPUs, depthwise, 1×1 stride-1 kernels, whose im2col matrix is the input) |
 
 use super::conv::Conv2dArgs;
 use super::conv_block::Level;
+use super::conv_chvec::{ChvecWeights, conv2d_chvec};
 use super::conv_direct::{DirectWeights, conv2d_direct, suits};
 use super::conv_gemm::conv2d_gemm;
 use super::epilogue::{Activation, Epilogue};
@@ -22,6 +24,13 @@ use crate::error::{Error, Result, fmt_shape};
 /// Positions (`N·OH·OW`) from which a one-off call ([`super::conv2d`]) takes the
 /// Winograd path: below, transforming the weights costs more than it saves.
 const WINOGRAD_MIN_POSITIONS: usize = 1024;
+
+/// Output positions per call (`N·OH·OW`) up to which a Winograd-shaped layer runs the
+/// channel-vectorised direct kernel instead: F(2×2, 3×3) needs `N·OH·OW / 4` tiles to
+/// amortise reading its transformed weights (`16·O·C` floats, 1.8× the direct ones) and
+/// computes its tiles in whole 16-lane vectors, so below 64 tiles (a 7×7 or 14×14
+/// image at batch 1) the direct kernel's 2.25× more multiplications cost less.
+pub(crate) const CHVEC_MAX_POSITIONS: usize = 256;
 
 /// The checked weight shape `[O, C_g, kH, kW]`.
 pub(crate) fn check_weight(op: &'static str, shape: &[usize], args: &Conv2dArgs) -> Result<[usize; 4]> {
@@ -110,8 +119,12 @@ pub(crate) fn as_f32<T: Float>(s: &[T]) -> Option<std::borrow::Cow<'_, [f32]>> {
 /// Weights packed for the kernel that runs them (`f32`, for `f32`, `f16` and `bf16`).
 #[derive(Clone, Debug)]
 pub(crate) enum Packed {
-    Winograd(WinogradWeights),
+    /// The Winograd weights, and the channel-vectorised ones for calls with few
+    /// positions (packed on the first such call, so layers that never see one keep one
+    /// copy).
+    Winograd(WinogradWeights, std::sync::OnceLock<ChvecWeights>),
     Direct(DirectWeights),
+    Chvec(ChvecWeights),
     /// The GEMM path reads the weights as they are.
     None,
 }
@@ -140,11 +153,19 @@ impl Packed {
             && cg >= 16
             && o >= 16;
         if winograd && positions.is_none_or(|p| p >= WINOGRAD_MIN_POSITIONS) {
-            return Packed::Winograd(WinogradWeights::new(w32, b32, o, cg));
+            return Packed::Winograd(WinogradWeights::new(w32, b32, o, cg), std::sync::OnceLock::new());
+        }
+        if winograd && positions.is_some_and(|p| p <= CHVEC_MAX_POSITIONS) {
+            return Packed::Chvec(ChvecWeights::new(w32, b32, o, args.groups, cg * kh * kw));
         }
         let pointwise = kh == 1 && kw == 1 && args.stride == [1, 1] && args.padding == [0, 0];
         if pointwise {
             Packed::None
+        } else if args.stride == [2, 2] && super::conv_chvec::fits(args.stride, o / args.groups) {
+            // Strided layers: the position-vectorised kernel would compute and discard
+            // every other column (or read through a phase split); the channel-vectorised
+            // one reads the strided input values directly.
+            Packed::Chvec(ChvecWeights::new(w32, b32, o, args.groups, cg * kh * kw))
         } else {
             Packed::Direct(DirectWeights::new(w32, b32, o, args.groups, cg * kh * kw))
         }
@@ -225,7 +246,12 @@ fn run_f32<T>(
 ) -> Vec<f32> {
     let (o, groups) = (call.o, call.groups);
     match call.packed {
-        Packed::Winograd(ww) => conv2d_winograd(x, ww, n, g, call.level, epi),
+        Packed::Winograd(_, small) if n * g.positions() <= CHVEC_MAX_POSITIONS => {
+            let cw = small.get_or_init(|| ChvecWeights::new(w, b, o, groups, g.k()));
+            conv2d_chvec(x, cw, n, g, call.level, epi)
+        }
+        Packed::Winograd(ww, _) => conv2d_winograd(x, ww, n, g, call.level, epi),
+        Packed::Chvec(cw) => conv2d_chvec(x, cw, n, g, call.level, epi),
         Packed::Direct(dw) if suits(g, o / groups) => conv2d_direct(x, dw, n, g, call.level, None, epi),
         _ => conv2d_gemm(x, w, b, n, o, groups, g, epi),
     }

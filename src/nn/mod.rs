@@ -47,6 +47,10 @@ mod chw_fill;
 mod conv;
 mod conv3d;
 mod conv_block;
+mod conv_chvec;
+mod conv_chvec_kernel;
+#[cfg(test)]
+mod conv_chvec_tests;
 mod conv_direct;
 #[cfg(test)]
 mod conv_direct_tests;

@@ -1,0 +1,213 @@
+//! The channel-vectorised direct `f32` convolution, for small images with deep
+//! channels and for strided layers: the weights are packed once as
+//! `[O / 16][C_g][kH][kW][16]`, and each tile of the kernels in
+//! [`super::conv_chvec_kernel`] holds 16–64 output channels × up to 14 positions of one
+//! output row in registers, broadcasting one input value per tap and position. The
+//! input is read in place (a zero-padded copy is made once per call when the layer
+//! pads). Unlike [`super::conv_direct`], whose vectors run along output positions, no
+//! position is computed and discarded: a 7×7 or 14×14 output, or a stride-2 layer,
+//! fills the registers as well as a large image does.
+//!
+//! Each task `(image, group, band of output rows, chunk of output channels)` stores the
+//! tiles of its rows into the `(N, O, OH, OW)` output and then applies the epilogue
+//! (residual, activation) to the band of each of its channels, while it is in cache.
+
+use super::conv_block::Level;
+use super::conv_chvec_kernel::{CB, Taps, blocks_per_tile, max_width, store_channels, tile, two_rows};
+use super::epilogue::Epilogue;
+use super::im2col::Geom;
+use super::util::par_tasks;
+use crate::iter::SendPtr;
+
+/// Bytes of input rows per band of output rows.
+const BAND_BYTES: usize = 1 << 18;
+
+/// Channel blocks the packed weights are padded to a multiple of (the widest tile), so
+/// every tile reads whole blocks.
+const BLOCK_PAD: usize = 4;
+
+/// The weights of a convolution packed for the channel-vectorised tiles: per group,
+/// `ob` blocks of `k × CB` (tap-major, channels innermost), zero past the group's `og`
+/// channels; the bias the same way.
+#[derive(Clone, Debug)]
+pub(crate) struct ChvecWeights {
+    w: Vec<f32>,
+    bias: Vec<f32>,
+    groups: usize,
+    /// Output channels per group, channel blocks per group (padded), taps per channel.
+    og: usize,
+    ob: usize,
+    k: usize,
+}
+
+impl ChvecWeights {
+    /// Packs `wt` (`(O, C_g, kH, kW)` row-major, `k = C_g·kH·kW`) and the bias.
+    pub fn new(wt: &[f32], bias: Option<&[f32]>, o: usize, groups: usize, k: usize) -> Self {
+        let og = o / groups;
+        let ob = og.div_ceil(CB).div_ceil(BLOCK_PAD) * BLOCK_PAD;
+        let mut w = vec![0.0; groups * ob * k * CB];
+        let mut b = vec![0.0; groups * ob * CB];
+        for oc in 0..o {
+            let (gi, c) = (oc / og, oc % og);
+            let blk = &mut w[(gi * ob + c / CB) * k * CB..][..k * CB];
+            for (tap, &v) in wt[oc * k..][..k].iter().enumerate() {
+                blk[tap * CB + c % CB] = v;
+            }
+            if let Some(bv) = bias {
+                b[gi * ob * CB + c] = bv[oc];
+            }
+        }
+        ChvecWeights {
+            w,
+            bias: b,
+            groups,
+            og,
+            ob,
+            k,
+        }
+    }
+}
+
+/// True when the kernels run a layer with these strides and output channels per group:
+/// a column stride of 1 or 2 (the tiles' compiled strides) and at least one whole block
+/// of channels per group.
+pub(crate) fn fits(stride: [usize; 2], og: usize) -> bool {
+    matches!(stride[1], 1 | 2) && og >= CB
+}
+
+/// `conv2d` on row-major `f32` buffers (`x` is `(N, C, H, W)`) with the packed weights
+/// `w` and the tiles of `level`; returns `(N, O, OH, OW)` after the epilogue.
+pub(crate) fn conv2d_chvec(
+    x: &[f32],
+    w: &ChvecWeights,
+    n: usize,
+    g: &Geom,
+    level: Level,
+    epi: &Epilogue<f32>,
+) -> Vec<f32> {
+    let (groups, og, k) = (w.groups, w.og, w.k);
+    let (o, positions) = (og * groups, g.positions());
+    debug_assert_eq!(k, g.k());
+    if n * o * positions == 0 {
+        return Vec::new();
+    }
+    let padded = pad(x, n * groups * g.cg, g);
+    let (xs, hp, wp) = match &padded {
+        Some(v) => (&v[..], g.h + 2 * g.p[0], g.w + 2 * g.p[1]),
+        None => (x, g.h, g.w),
+    };
+    let taps = Taps {
+        cg: g.cg,
+        kh: g.kh,
+        kw: g.kw,
+        plane: hp * wp,
+        drow: g.d[0] * wp,
+        dcol: g.d[1],
+        wstride: k * CB,
+    };
+    let plane_in = g.cg * hp * wp;
+    let nb = blocks_per_tile(level, og.div_ceil(CB));
+    // Rows short enough for two-row tiles are taken in pairs (an odd last row alone).
+    let pair = g.ow <= two_rows(level, nb);
+    let pmax = max_width(level, nb);
+    let segs = g.ow.div_ceil(pmax);
+    let chunks = og.div_ceil(nb * CB);
+    let images = n * groups;
+    // Bands of output rows whose input rows fit BAND_BYTES (they stay in L2 while the
+    // band's channel chunks, consecutive tasks, sweep them), split further until there
+    // are several tasks per thread.
+    let in_rows = (BAND_BYTES / (g.cg * wp * size_of::<f32>()).max(1)).max(1);
+    let fit = (in_rows.saturating_sub((g.kh - 1) * g.d[0] + 1) / g.s[0] + 1).clamp(1, g.oh);
+    let threads = crate::threads::num_threads();
+    let want = if threads == 1 { 1 } else { 4 * threads };
+    let bands = g.oh.div_ceil(fit).max(want.div_ceil(images * chunks)).min(g.oh);
+    let rows = g.oh.div_ceil(bands);
+    let bands = g.oh.div_ceil(rows);
+    // Every element is written below (each task stores every position of its rows).
+    let mut out = crate::linalg::alloc::output_buffer::<f32>(n * o * positions);
+    let out_len = out.capacity();
+    let optr = SendPtr(out.as_mut_ptr());
+    par_tasks(
+        images * chunks * bands,
+        || vec![0.0f32; pmax * nb * CB],
+        |tmp, t| {
+            let (img, bi, ci) = (t / (chunks * bands), t / chunks % bands, t % chunks);
+            let (ni, gi) = (img / groups, img % groups);
+            let (r0, r1) = (bi * rows, ((bi + 1) * rows).min(g.oh));
+            let c0 = ci * nb * CB;
+            let cn = (nb * CB).min(og - c0);
+            let wblk = &w.w[(gi * w.ob + ci * nb) * k * CB..];
+            let bias = &w.bias[(gi * w.ob + ci * nb) * CB..];
+            let xg = &xs[img * plane_in..][..plane_in];
+            // This task's outputs: channels gi·og + c0.. of image ni, rows r0..r1.
+            let first = (ni * o + gi * og + c0) * positions;
+            assert!(
+                first + (cn - 1) * positions + r1 * g.ow <= out_len,
+                "conv2d: output tile outside buffer"
+            );
+            let rs = g.s[0] * wp;
+            let mut r = r0;
+            while r < r1 {
+                let nr = if pair { 2.min(r1 - r) } else { 1 };
+                for si in 0..segs {
+                    let (p0, p1) = (si * g.ow / segs, (si + 1) * g.ow / segs);
+                    let width = p1 - p0;
+                    let x0 = r * rs + p0 * g.s[1];
+                    tile(level, nb, nr, width, g.s[1], rs, &taps, wblk, &xg[x0..], bias, tmp);
+                    for dr in 0..nr {
+                        let at = (r + dr) * g.ow + p0;
+                        let src = &tmp[dr * width * nb * CB..];
+                        let dst = optr.get().wrapping_add(first + at);
+                        // SAFETY: channels c < cn of this task, row r + dr < r1, columns
+                        // p0.. p1 ≤ OW: inside `out` (asserted above) and written by this
+                        // task only (tasks own disjoint channel chunks × rows).
+                        unsafe { store_channels(level, src, width, nb * CB, cn, dst, positions) };
+                    }
+                }
+                r += nr;
+            }
+            if !epi.is_identity() {
+                for c in 0..cn {
+                    let at = first + c * positions + r0 * g.ow;
+                    // SAFETY: channel c's rows r0..r1, stored just above by this task only.
+                    let span = unsafe { std::slice::from_raw_parts_mut(optr.get().add(at), (r1 - r0) * g.ow) };
+                    epi.apply(span, at);
+                }
+            }
+        },
+    );
+    // SAFETY: the capacity is n·o·positions, and the tasks cover every (image, group,
+    // channel chunk, row band), each storing every column of every row of its channels.
+    unsafe { out.set_len(n * o * positions) };
+    out
+}
+
+/// The input with its padding made explicit (`planes` planes of `(H + 2·pH) × (W +
+/// 2·pW)`, zero borders), or `None` for an unpadded layer (read in place).
+fn pad(x: &[f32], planes: usize, g: &Geom) -> Option<Vec<f32>> {
+    if g.p == [0, 0] {
+        return None;
+    }
+    let (hp, wp) = (g.h + 2 * g.p[0], g.w + 2 * g.p[1]);
+    let mut buf = vec![0.0f32; planes * hp * wp];
+    let bptr = SendPtr(buf.as_mut_ptr());
+    let len = buf.len();
+    // Chunks of planes big enough to be worth a task.
+    let per = (1usize << 14).div_ceil(hp * wp).max(1);
+    par_tasks(
+        planes.div_ceil(per),
+        || (),
+        |_, t| {
+            for pl in t * per..((t + 1) * per).min(planes) {
+                assert!((pl + 1) * hp * wp <= len, "conv2d: padded plane outside buffer");
+                // SAFETY: plane pl of `buf` (inside, asserted), written by this task only.
+                let dst = unsafe { std::slice::from_raw_parts_mut(bptr.get().add(pl * hp * wp), hp * wp) };
+                let src = &x[pl * g.h * g.w..][..g.h * g.w];
+                for (i, row) in src.chunks_exact(g.w).enumerate() {
+                    dst[(i + g.p[0]) * wp + g.p[1]..][..g.w].copy_from_slice(row);
+                }
+            }
+        },
+    );
+    Some(buf)
+}
