@@ -46,6 +46,9 @@ mod avx512 {
     }
 
     /// [`sort`] with `depth` levels of partitioning left before the fallback.
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F.
     #[target_feature(enable = "avx512f")]
     fn quicksort(mut keys: &mut [u32], mut depth: u32) {
         loop {
@@ -87,6 +90,9 @@ mod avx512 {
     }
 
     /// The median of 16 keys spread over `keys` (at least 16 long).
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F.
     #[target_feature(enable = "avx512f")]
     fn pivot(keys: &[u32]) -> u32 {
         let step = keys.len() / 16;
@@ -111,6 +117,9 @@ mod avx512 {
     /// `(l - ls) + (rs - r)` is `32 U` keys before each step; each step reads (16 or
     /// `16 U` keys) from the side with the smaller gap, which leaves room on each side
     /// for the keys written there in that step.
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F.
     #[target_feature(enable = "avx512f")]
     fn partition(keys: &mut [u32], p: u32) -> (usize, u32, u32) {
         let n = keys.len();

@@ -55,6 +55,9 @@ pub(super) mod avx512 {
 
     /// One compare-exchange stage within a register: lane `i` meets lane `i ^ j`
     /// (`p` is `x` with those lanes swapped) and takes the larger value where `hi` is set.
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn exchange(x: __m512i, p: __m512i, hi: u16) -> __m512i {
@@ -63,6 +66,9 @@ pub(super) mod avx512 {
 
     /// `x` with lane `i` swapped with lane `i ^ J` (`J` a power of two below 16), by the
     /// cheapest shuffle for the distance.
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn swap_lanes<const J: usize>(x: __m512i) -> __m512i {
@@ -75,6 +81,9 @@ pub(super) mod avx512 {
     }
 
     /// The 16 lanes of `x` sorted ascending (the bitonic network in one register).
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn sort16(mut x: __m512i) -> __m512i {
@@ -89,6 +98,9 @@ pub(super) mod avx512 {
     }
 
     /// The 16 lanes of the bitonic `x` sorted ascending (half-cleaners of 8, 4, 2, 1).
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn merge16(mut x: __m512i) -> __m512i {
@@ -101,6 +113,9 @@ pub(super) mod avx512 {
     /// Merges each pair of sorted blocks of `M` registers of `v` into one sorted block
     /// (nothing when `M >= R`): the second block is compared reversed against the first
     /// (both halves become bitonic), then half-cleaners across registers, then within.
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn merge_blocks<const R: usize, const M: usize>(v: &mut [__m512i; R]) {
