@@ -267,3 +267,120 @@ fn f32_sort_is_bit_identical_to_a_stable_sort() {
         }
     }
 }
+
+/// The bits of std's stable sort of `v` in NumPy's order (`f64`).
+fn stable_bits64(v: &[f64]) -> Vec<u64> {
+    let ord = |x: f64| (x.is_nan(), if x == 0.0 || x.is_nan() { 0.0 } else { x });
+    let mut v = v.to_vec();
+    v.sort_by(|x, y| ord(*x).partial_cmp(&ord(*y)).unwrap());
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+/// Lanes of `n` elements shaped to stress each path: random with specials, already
+/// sorted, reversed, all equal, few distinct values, organ pipe.
+fn patterned(n: usize, pattern: usize, seed: &mut u64) -> Vec<f32> {
+    let mut v = nasty(n, seed);
+    match pattern {
+        0 => {}
+        1 => v = stable_bits(&v).into_iter().map(f32::from_bits).collect(),
+        2 => {
+            v = stable_bits(&v).into_iter().map(f32::from_bits).collect();
+            v.reverse();
+        }
+        3 => v.iter_mut().for_each(|x| *x = 1.5),
+        4 => v.iter_mut().for_each(|x| *x = (lcg(seed) % 3) as f32 - 1.0),
+        _ => v
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, x)| *x = i.min(n - i) as f32),
+    }
+    v
+}
+
+#[test]
+fn sort_lengths_around_every_threshold() {
+    let mut seed = 17;
+    let lens = [
+        1, 2, 15, 16, 17, 31, 32, 33, 255, 256, 257, 271, 272, 273, 4095, 4096, 4097, 65_535,
+        65_536, 100_000,
+    ];
+    for &n in &lens {
+        for pattern in 0..6 {
+            let data = patterned(n, pattern, &mut seed);
+            let want = stable_bits(&data);
+            let a = Tensor::from_vec(data.clone(), [n]).unwrap();
+            for threads in [1, 2] {
+                let s = ferrotensor::with_num_threads(threads, || a.sort(-1).unwrap());
+                assert!(
+                    bits(&s) == want,
+                    "f32 n = {n} pattern {pattern}, {threads} threads"
+                );
+            }
+            // as rows of a matrix (several lanes), along either axis, and flipped
+            let m = Tensor::from_vec([data.clone(), data.clone()].concat(), [2, n]).unwrap();
+            let rows = bits(&m.sort(1).unwrap());
+            assert!(
+                rows[..n] == want[..] && rows[n..] == want[..],
+                "rows n = {n} pattern {pattern}"
+            );
+            let cols = m.t().sort(0).unwrap();
+            assert!(bits(&cols.t()) == rows, "columns n = {n} pattern {pattern}");
+            let mut rev = data.clone();
+            rev.reverse();
+            let flipped = bits(&m.slice(s![.., ..;-1]).sort(1).unwrap());
+            assert!(
+                flipped[..n] == stable_bits(&rev)[..],
+                "flipped n = {n} pattern {pattern}"
+            );
+            // f64 (a separate path)
+            let d: Vec<f64> = data.iter().map(|&x| x as f64).collect();
+            let want64 = stable_bits64(&d);
+            let a64 = Tensor::from_vec(d, [n]).unwrap();
+            let got: Vec<u64> = a64
+                .sort(0)
+                .unwrap()
+                .to_vec()
+                .iter()
+                .map(|x| x.to_bits())
+                .collect();
+            assert!(got == want64, "f64 n = {n} pattern {pattern}");
+            // argsort stays stable
+            let idx = a.argsort(0).unwrap().to_vec();
+            let mut want_idx: Vec<usize> = (0..n).collect();
+            want_idx.sort_by(|&i, &j| {
+                reference_order(data[i])
+                    .partial_cmp(&reference_order(data[j]))
+                    .unwrap()
+            });
+            assert!(idx == want_idx, "argsort n = {n} pattern {pattern}");
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    #[test]
+    fn sort_matches_a_total_order_sort(
+        lanes in 1usize..4,
+        bits_in in proptest::collection::vec(proptest::prelude::any::<u32>(), 0..1200),
+        pick in proptest::collection::vec(0u8..8, 0..1200),
+    ) {
+        // raw bit patterns (every NaN payload, subnormals, ±0, ±inf), mixed with a few
+        // repeated values so ties are common
+        let n = bits_in.len().min(pick.len());
+        let lane: Vec<f32> = (0..n)
+            .map(|i| match pick[i] {
+                0 => 0.0,
+                1 => -0.0,
+                2 => 1.0,
+                _ => f32::from_bits(bits_in[i]),
+            })
+            .collect();
+        let data: Vec<f32> = (0..lanes).flat_map(|k| lane.iter().map(move |x| x * (k as f32 + 1.0))).collect();
+        let m = Tensor::from_vec(data.clone(), [lanes, n]).unwrap();
+        let got = bits(&m.sort(1).unwrap());
+        for k in 0..lanes {
+            proptest::prop_assert!(got[k * n..(k + 1) * n] == stable_bits(&data[k * n..(k + 1) * n])[..]);
+        }
+    }
+}

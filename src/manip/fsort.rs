@@ -15,6 +15,7 @@
 
 use rayon::prelude::*;
 
+use super::qsort;
 use super::sort_network::{NET_MAX, sort_keys};
 
 /// Below this length a lane is radix sorted with 8-bit digits, from it with 11-bit ones.
@@ -101,6 +102,7 @@ pub(crate) fn sort_lane(src: &[f32], out: &mut [f32], a: &mut Vec<u32>, b: &mut 
         for o in out_bits.iter_mut() {
             *o = unkey(*o);
         }
+    } else if QSORT && qsort_lane(src, out_bits, &mut sp) {
     } else {
         a.resize(n, 0);
         b.resize(n, 0);
@@ -118,6 +120,31 @@ pub(crate) fn sort_lane(src: &[f32], out: &mut [f32], a: &mut Vec<u32>, b: &mut 
         }
     }
     restore_specials(src, out, sp);
+}
+
+/// Whether lanes longer than the network go to the AVX-512 quicksort (when the CPU
+/// has it) rather than the radix sort.
+const QSORT: bool = true;
+
+/// Sorts `src` into `out_bits` (float bits) by [`qsort::sort_keys`] on its keys, adding
+/// the specials to `sp`; `false` (and nothing written) without AVX-512.
+fn qsort_lane(src: &[f32], out_bits: &mut [u32], sp: &mut Specials) -> bool {
+    if !qsort::available() {
+        return false;
+    }
+    let mut s = Specials::default();
+    for (o, &x) in out_bits.iter_mut().zip(src) {
+        let bits = x.to_bits();
+        s.add(bits);
+        *o = key(bits);
+    }
+    *sp = sp.merge(s);
+    let sorted = qsort::sort_keys(out_bits);
+    debug_assert!(sorted);
+    for o in out_bits.iter_mut() {
+        *o = unkey(*o);
+    }
+    true
 }
 
 /// LSD radix sort of the keys `load` gives for `src` into `out_bits` (float bits) with `P` digits of

@@ -65,6 +65,7 @@ mod insert_delete;
 mod interp;
 mod mask;
 mod pad;
+mod qsort;
 mod radix;
 mod repeat;
 mod search;

@@ -24,7 +24,7 @@ pub(crate) fn sort_keys(keys: &mut [u32]) {
 }
 
 #[cfg(target_arch = "x86_64")]
-mod avx512 {
+pub(super) mod avx512 {
     use std::arch::x86_64::*;
 
     /// Sorts `keys` (2 ..= [`NET_MAX`](super::NET_MAX) long) ascending.
@@ -32,7 +32,7 @@ mod avx512 {
     /// # Safety
     /// The CPU supports AVX-512F (callers outside this module must check it).
     #[target_feature(enable = "avx512f")]
-    pub(super) fn sort(keys: &mut [u32]) {
+    pub(in crate::manip) fn sort(keys: &mut [u32]) {
         match keys.len().div_ceil(16).next_power_of_two() {
             1 => sort_regs::<1>(keys),
             2 => sort_regs::<2>(keys),
@@ -50,6 +50,102 @@ mod avx512 {
             2 => 0xcccc,
             4 => 0xf0f0,
             _ => 0xff00,
+        }
+    }
+
+    /// One compare-exchange stage within a register: lane `i` meets lane `i ^ j`
+    /// (`p` is `x` with those lanes swapped) and takes the larger value where `hi` is set.
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn exchange(x: __m512i, p: __m512i, hi: u16) -> __m512i {
+        _mm512_mask_blend_epi32(hi, _mm512_min_epu32(x, p), _mm512_max_epu32(x, p))
+    }
+
+    /// `x` with lane `i` swapped with lane `i ^ J` (`J` a power of two below 16), by the
+    /// cheapest shuffle for the distance.
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn swap_lanes<const J: usize>(x: __m512i) -> __m512i {
+        match J {
+            1 => _mm512_shuffle_epi32::<0b10_11_00_01>(x),
+            2 => _mm512_shuffle_epi32::<0b01_00_11_10>(x),
+            4 => _mm512_shuffle_i32x4::<0b10_11_00_01>(x, x),
+            _ => _mm512_shuffle_i32x4::<0b01_00_11_10>(x, x),
+        }
+    }
+
+    /// The 16 lanes of `x` sorted ascending (the bitonic network in one register).
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn sort16(mut x: __m512i) -> __m512i {
+        // stage (k, j): lane i takes the max iff (i & j != 0) xor (i & k != 0)
+        x = exchange(x, swap_lanes::<1>(x), lanes_with(1) ^ lanes_with(2));
+        x = exchange(x, swap_lanes::<2>(x), lanes_with(2) ^ lanes_with(4));
+        x = exchange(x, swap_lanes::<1>(x), lanes_with(1) ^ lanes_with(4));
+        x = exchange(x, swap_lanes::<4>(x), lanes_with(4) ^ lanes_with(8));
+        x = exchange(x, swap_lanes::<2>(x), lanes_with(2) ^ lanes_with(8));
+        x = exchange(x, swap_lanes::<1>(x), lanes_with(1) ^ lanes_with(8));
+        merge16(x)
+    }
+
+    /// The 16 lanes of the bitonic `x` sorted ascending (half-cleaners of 8, 4, 2, 1).
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn merge16(mut x: __m512i) -> __m512i {
+        x = exchange(x, swap_lanes::<8>(x), lanes_with(8));
+        x = exchange(x, swap_lanes::<4>(x), lanes_with(4));
+        x = exchange(x, swap_lanes::<2>(x), lanes_with(2));
+        exchange(x, swap_lanes::<1>(x), lanes_with(1))
+    }
+
+    /// Merges each pair of sorted blocks of `M` registers of `v` into one sorted block
+    /// (nothing when `M >= R`): the second block is compared reversed against the first
+    /// (both halves become bitonic), then half-cleaners across registers, then within.
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn merge_blocks<const R: usize, const M: usize>(v: &mut [__m512i; R]) {
+        if M >= R {
+            return;
+        }
+        let rev = _mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        for b in (0..R).step_by(2 * M) {
+            for i in 0..M {
+                let a = v[b + i];
+                let c = _mm512_permutexvar_epi32(rev, v[b + 2 * M - 1 - i]);
+                v[b + i] = _mm512_min_epu32(a, c);
+                v[b + 2 * M - 1 - i] = _mm512_permutexvar_epi32(rev, _mm512_max_epu32(a, c));
+            }
+            // `v[b + M ..]` now holds the larger half max(A[t], B[n-1-t]) reversed
+            // (registers and lanes), which keeps it bitonic.
+            let mut d = M / 2;
+            while d > 0 {
+                for r in b..b + 2 * M {
+                    if r & d == 0 {
+                        let (x, y) = (v[r], v[r | d]);
+                        v[r] = _mm512_min_epu32(x, y);
+                        v[r | d] = _mm512_max_epu32(x, y);
+                    }
+                }
+                d /= 2;
+            }
+        }
+        for x in v.iter_mut() {
+            *x = merge16(*x);
         }
     }
 
@@ -73,48 +169,15 @@ mod avx512 {
                 *x = unsafe { _mm512_mask_loadu_epi32(pad, m, keys.as_ptr().add(16 * r).cast()) };
             }
         }
-        let iota = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-        let mut k = 2;
-        while k <= 16 * R {
-            let mut j = k / 2;
-            while j > 0 {
-                if j >= 16 {
-                    // partners in registers r and r | j/16, same lane
-                    let jr = j / 16;
-                    for r in 0..R {
-                        if r & jr == 0 {
-                            let s = r | jr;
-                            let lo = _mm512_min_epu32(v[r], v[s]);
-                            let hi = _mm512_max_epu32(v[r], v[s]);
-                            if (16 * r) & k == 0 {
-                                (v[r], v[s]) = (lo, hi);
-                            } else {
-                                (v[r], v[s]) = (hi, lo);
-                            }
-                        }
-                    }
-                } else {
-                    let idx = _mm512_xor_si512(iota, _mm512_set1_epi32(j as i32));
-                    for (r, x) in v.iter_mut().enumerate() {
-                        // element i takes the max of its pair iff (i & j != 0) xor its
-                        // block of k descends (i & k != 0)
-                        let desc = if k < 16 {
-                            lanes_with(k)
-                        } else if (16 * r) & k != 0 {
-                            0xffff
-                        } else {
-                            0
-                        };
-                        let p = _mm512_permutexvar_epi32(idx, *x);
-                        let lo = _mm512_min_epu32(*x, p);
-                        let hi = _mm512_max_epu32(*x, p);
-                        *x = _mm512_mask_blend_epi32(lanes_with(j) ^ desc, lo, hi);
-                    }
-                }
-                j /= 2;
-            }
-            k *= 2;
+        for x in v.iter_mut() {
+            *x = sort16(*x);
         }
+        // Blocks of 1, 2, 4, 8 sorted registers merged pairwise (constant trip counts,
+        // so the compiler unrolls every stage and keeps `v` in registers).
+        merge_blocks::<R, 1>(&mut v);
+        merge_blocks::<R, 2>(&mut v);
+        merge_blocks::<R, 4>(&mut v);
+        merge_blocks::<R, 8>(&mut v);
         for (r, x) in v.iter().enumerate() {
             let cnt = n.saturating_sub(16 * r).min(16);
             if cnt > 0 {
