@@ -240,7 +240,7 @@ fn prefetch_tile<A: Copy, B: Copy>(
     let lines = |p: *const u8, bytes: usize| {
         let mut o = 0;
         while o < bytes {
-            crate::reduce::pairwise::prefetch(p.wrapping_add(o));
+            crate::cpu::prefetch(p.wrapping_add(o));
             o += 64;
         }
     };

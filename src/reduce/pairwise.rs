@@ -183,18 +183,7 @@ pub(crate) fn ahead() -> usize {
     512
 }
 
-/// Software prefetch of the cache line holding `p` into L1.
-#[inline(always)]
-pub(crate) fn prefetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint: it never faults and reads nothing, so any
-    // address (here possibly past the end of the slice) is allowed.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(p as *const i8, std::arch::x86_64::_MM_HINT_T0)
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
+pub(crate) use crate::cpu::prefetch;
 
 macro_rules! tree {
     ($name:ident $(, $feat:literal)?) => {
