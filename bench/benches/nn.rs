@@ -175,6 +175,7 @@ fn main() {
     t.print("nn, f32");
     let mut r = Table::default();
     resnet_cases(&mut r, &mut rng);
+    resnet_strided_cases(&mut r, &mut rng);
     r.print("nn, ResNet-18 layers against ONNX Runtime, f32 (threads per row)");
 }
 
@@ -272,6 +273,107 @@ fn resnet_cases(t: &mut Table, rng: &mut rand::rngs::StdRng) {
                 ours,
                 vec![("onnxruntime", peer)],
                 note,
+            );
+        }
+    }
+}
+
+/// ResNet-18's stem (7×7/2, 3→64, ReLU fused) and 1×1/2 downsamples (no activation:
+/// their output is the next block's residual), and the 3×3/2 at 56→28, at batch 1 and
+/// 8, against ONNX Runtime (`bench/py/nn_ort_strided.py`) on 1 and 2 threads, medians;
+/// GFLOP/s counts `2·N·O·C·k²·OH·OW`.
+fn resnet_strided_cases(t: &mut Table, rng: &mut rand::rngs::StdRng) {
+    // (case, [batch, in channels, out channels, input size, kernel, stride, padding], relu);
+    // the names are the Python side's.
+    const CASES: [(&str, [usize; 7], bool); 9] = [
+        (
+            "resnet stem7x7/2 3->64@224 b1",
+            [1, 3, 64, 224, 7, 2, 3],
+            true,
+        ),
+        (
+            "resnet stem7x7/2 3->64@224 b8",
+            [8, 3, 64, 224, 7, 2, 3],
+            true,
+        ),
+        (
+            "resnet conv1x1/2 64->128@56 b1",
+            [1, 64, 128, 56, 1, 2, 0],
+            false,
+        ),
+        (
+            "resnet conv1x1/2 128->256@28 b1",
+            [1, 128, 256, 28, 1, 2, 0],
+            false,
+        ),
+        (
+            "resnet conv1x1/2 256->512@14 b1",
+            [1, 256, 512, 14, 1, 2, 0],
+            false,
+        ),
+        (
+            "resnet conv1x1/2 64->128@56 b8",
+            [8, 64, 128, 56, 1, 2, 0],
+            false,
+        ),
+        (
+            "resnet conv1x1/2 128->256@28 b8",
+            [8, 128, 256, 28, 1, 2, 0],
+            false,
+        ),
+        (
+            "resnet conv1x1/2 256->512@14 b8",
+            [8, 256, 512, 14, 1, 2, 0],
+            false,
+        ),
+        (
+            "resnet conv3x3/2 64->128@56 b8",
+            [8, 64, 128, 56, 3, 2, 1],
+            true,
+        ),
+    ];
+    if !CASES.iter().any(|c| selected(c.0)) {
+        return;
+    }
+    let threads: Vec<usize> = (1..=2)
+        .filter(|&n| n <= rayon::current_num_threads())
+        .collect();
+    let args: Vec<String> = threads.iter().map(|n| n.to_string()).collect();
+    let ort = py_times("nn_ort_strided.py", &args);
+    let med = |n: usize, f: &dyn Fn()| ferrotensor::with_num_threads(n, || time_median(1.0, f));
+    for (name, [b, c, o, size, k, s, p], relu) in CASES {
+        if !selected(name) {
+            continue;
+        }
+        let x = Tensor::<f32, _>::randn([b, c, size, size], rng);
+        let out = (size + 2 * p - k) / s + 1;
+        let w = Tensor::<f32, _>::randn([o, c, k, k], rng);
+        let bias = Tensor::<f32, _>::randn([o], rng);
+        let args = Conv2dArgs {
+            stride: [s, s],
+            padding: [p, p],
+            ..Default::default()
+        };
+        let mut conv = nn::Conv2d::new(&w, Some(&bias), args).unwrap();
+        if relu {
+            conv = conv.with_activation(nn::Activation::Relu);
+        }
+        let flops = 2.0 * (b * o * c * k * k * out * out) as f64;
+        for &n in &threads {
+            let peer = ort.get(&format!("{name}@t{n}")).copied();
+            let ours = med(n, &|| {
+                std::hint::black_box(conv.forward(&x).unwrap());
+            });
+            let ort_g = peer.map_or(f64::NAN, |p| flops / p / 1e9);
+            t.add(
+                &format!("{name}, {n} thr"),
+                ours,
+                vec![("onnxruntime", peer)],
+                format!(
+                    "{:.0} GFLOP/s ({}); ORT {ort_g:.0} GFLOP/s",
+                    flops / ours / 1e9,
+                    conv.kernel()
+                ),
             );
         }
     }

@@ -9,12 +9,15 @@
 //! fills the registers as well as a large image does.
 //!
 //! Each task `(image, group, band of output rows, chunk of output channels)` stores the
-//! tiles of its rows into the `(N, O, OH, OW)` output and then applies the epilogue
-//! (residual, activation) to the band of each of its channels, while it is in cache.
+//! tiles of its rows into the `(N, O, OH, OW)` output, adding the residual and applying
+//! ReLU on the way (other activations in a pass over the band of each of its channels
+//! after it, while it is in cache).
 
 use super::conv_block::Level;
-use super::conv_chvec_kernel::{CB, Taps, blocks_per_tile, max_width, store_channels, tile, two_rows};
-use super::epilogue::Epilogue;
+use super::conv_chvec_kernel::{
+    CB, Finish, Taps, blocks_per_tile, max_width, spans_rows, store_channels, tile, tile_at, two_rows,
+};
+use super::epilogue::{Activation, Epilogue};
 use super::im2col::Geom;
 use super::util::par_tasks;
 use crate::iter::SendPtr;
@@ -123,6 +126,22 @@ pub(crate) fn conv2d_chvec(
     let bands = g.oh.div_ceil(fit).max(want.div_ceil(images * chunks)).min(g.oh);
     let rows = g.oh.div_ceil(bands);
     let bands = g.oh.div_ceil(rows);
+    // The residual and ReLU are applied by the stores, on the tile's registers; other
+    // activations in a pass over each task's band after it.
+    let in_store = matches!(epi.act, Activation::Identity | Activation::Relu);
+    if let Some(r) = epi.residual {
+        assert!(r.len() >= n * o * positions, "conv2d: residual shorter than the output");
+    }
+    let finish = |at: usize| {
+        if in_store {
+            Finish {
+                res: epi.residual.map_or(std::ptr::null(), |r| r.as_ptr().wrapping_add(at)),
+                relu: epi.act == Activation::Relu,
+            }
+        } else {
+            Finish::NONE
+        }
+    };
     // Every element is written below (each task stores every position of its rows).
     let mut out = crate::linalg::alloc::output_buffer::<f32>(n * o * positions);
     let out_len = out.capacity();
@@ -146,27 +165,52 @@ pub(crate) fn conv2d_chvec(
                 "conv2d: output tile outside buffer"
             );
             let rs = g.s[0] * wp;
-            let mut r = r0;
-            while r < r1 {
-                let nr = if pair { 2.min(r1 - r) } else { 1 };
-                for si in 0..segs {
-                    let (p0, p1) = (si * g.ow / segs, (si + 1) * g.ow / segs);
-                    let width = p1 - p0;
-                    let x0 = r * rs + p0 * g.s[1];
-                    tile(level, nb, nr, width, g.s[1], rs, &taps, wblk, &xg[x0..], bias, tmp);
-                    for dr in 0..nr {
-                        let at = (r + dr) * g.ow + p0;
-                        let src = &tmp[dr * width * nb * CB..];
-                        let dst = optr.get().wrapping_add(first + at);
-                        // SAFETY: channels c < cn of this task, row r + dr < r1, columns
-                        // p0.. p1 ≤ OW: inside `out` (asserted above) and written by this
-                        // task only (tasks own disjoint channel chunks × rows).
-                        unsafe { store_channels(level, src, width, nb * CB, cn, dst, positions) };
+            if spans_rows(level) {
+                // Runs of `pmax` consecutive positions of the band (the last ones
+                // shorter, evenly), across row ends; the output plane is row-major, so a
+                // run is stored as one.
+                let (q0, nq) = (r0 * g.ow, (r1 - r0) * g.ow);
+                let runs = nq.div_ceil(pmax);
+                let mut offs = [0usize; 16];
+                for ri in 0..runs {
+                    let (a, b) = (q0 + ri * nq / runs, q0 + (ri + 1) * nq / runs);
+                    let at = |q: usize| q / g.ow * rs + q % g.ow * g.s[1];
+                    let base = at(a);
+                    for (off, q) in offs.iter_mut().zip(a..b) {
+                        *off = at(q) - base;
                     }
+                    tile_at(level, nb, &offs[..b - a], &taps, wblk, &xg[base..], bias, tmp);
+                    let dst = optr.get().wrapping_add(first + a);
+                    // SAFETY: channels c < cn of this task, positions a..b of rows
+                    // r0..r1: inside `out` (asserted above) and written by this task
+                    // only; the residual has the output's length (asserted).
+                    unsafe { store_channels(level, tmp, b - a, nb * CB, cn, dst, positions, finish(first + a)) };
                 }
-                r += nr;
+            } else {
+                let mut r = r0;
+                while r < r1 {
+                    let nr = if pair { 2.min(r1 - r) } else { 1 };
+                    for si in 0..segs {
+                        let (p0, p1) = (si * g.ow / segs, (si + 1) * g.ow / segs);
+                        let width = p1 - p0;
+                        let x0 = r * rs + p0 * g.s[1];
+                        tile(level, nb, nr, width, g.s[1], rs, &taps, wblk, &xg[x0..], bias, tmp);
+                        for dr in 0..nr {
+                            let at = (r + dr) * g.ow + p0;
+                            let src = &tmp[dr * width * nb * CB..];
+                            let dst = optr.get().wrapping_add(first + at);
+                            let fin = finish(first + at);
+                            // SAFETY: channels c < cn of this task, row r + dr < r1, columns
+                            // p0.. p1 ≤ OW: inside `out` (asserted above) and written by this
+                            // task only (tasks own disjoint channel chunks × rows); the
+                            // residual has the output's length (asserted).
+                            unsafe { store_channels(level, src, width, nb * CB, cn, dst, positions, fin) };
+                        }
+                    }
+                    r += nr;
+                }
             }
-            if !epi.is_identity() {
+            if !in_store && !epi.is_identity() {
                 for c in 0..cn {
                     let at = first + c * positions + r0 * g.ow;
                     // SAFETY: channel c's rows r0..r1, stored just above by this task only.
@@ -183,15 +227,17 @@ pub(crate) fn conv2d_chvec(
 }
 
 /// The input with its padding made explicit (`planes` planes of `(H + 2·pH) × (W +
-/// 2·pW)`, zero borders), or `None` for an unpadded layer (read in place).
+/// 2·pW)`, zero borders), or `None` for an unpadded layer (read in place). Each element
+/// is written once (no zero fill first), into a buffer from the crate's output cache.
 fn pad(x: &[f32], planes: usize, g: &Geom) -> Option<Vec<f32>> {
     if g.p == [0, 0] {
         return None;
     }
     let (hp, wp) = (g.h + 2 * g.p[0], g.w + 2 * g.p[1]);
-    let mut buf = vec![0.0f32; planes * hp * wp];
+    let len = planes * hp * wp;
+    let mut buf = crate::linalg::alloc::output_buffer::<f32>(len);
+    assert!(buf.capacity() >= len, "conv2d: padded input buffer too small");
     let bptr = SendPtr(buf.as_mut_ptr());
-    let len = buf.len();
     // Chunks of planes big enough to be worth a task.
     let per = (1usize << 14).div_ceil(hp * wp).max(1);
     par_tasks(
@@ -199,15 +245,32 @@ fn pad(x: &[f32], planes: usize, g: &Geom) -> Option<Vec<f32>> {
         || (),
         |_, t| {
             for pl in t * per..((t + 1) * per).min(planes) {
-                assert!((pl + 1) * hp * wp <= len, "conv2d: padded plane outside buffer");
-                // SAFETY: plane pl of `buf` (inside, asserted), written by this task only.
-                let dst = unsafe { std::slice::from_raw_parts_mut(bptr.get().add(pl * hp * wp), hp * wp) };
+                let at = pl * hp * wp;
+                // SAFETY: plane pl of `buf` (pl < planes: inside the capacity, asserted),
+                // written by this task only; `MaybeUninit` makes no claim on its contents.
+                let dst = unsafe {
+                    std::slice::from_raw_parts_mut(bptr.get().add(at).cast::<std::mem::MaybeUninit<f32>>(), hp * wp)
+                };
+                let zero = std::mem::MaybeUninit::new(0.0f32);
+                let (top, rest) = dst.split_at_mut(g.p[0] * wp);
+                top.fill(zero);
+                let (mid, bottom) = rest.split_at_mut(g.h * wp);
+                bottom.fill(zero);
                 let src = &x[pl * g.h * g.w..][..g.h * g.w];
-                for (i, row) in src.chunks_exact(g.w).enumerate() {
-                    dst[(i + g.p[0]) * wp + g.p[1]..][..g.w].copy_from_slice(row);
+                for (row, d) in src.chunks_exact(g.w).zip(mid.chunks_exact_mut(wp)) {
+                    let (left, d) = d.split_at_mut(g.p[1]);
+                    left.fill(zero);
+                    let (inner, right) = d.split_at_mut(g.w);
+                    right.fill(zero);
+                    for (o, &v) in inner.iter_mut().zip(row) {
+                        o.write(v);
+                    }
                 }
             }
         },
     );
+    // SAFETY: the tasks wrote every element of the `planes` planes (top, rows with
+    // their borders, bottom), and the capacity is at least `len` (asserted).
+    unsafe { buf.set_len(len) };
     Some(buf)
 }

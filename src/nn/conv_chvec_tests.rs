@@ -127,3 +127,41 @@ fn tile_shapes_keep_registers_for_weights_and_a_broadcast() {
     assert!(fits([2, 2], CB) && fits([1, 1], 64));
     assert!(!fits([3, 3], 64) && !fits([2, 2], CB - 1));
 }
+
+#[test]
+fn stores_keep_nan_and_add_the_residual_before_relu() {
+    // A NaN in the residual must come out as NaN through the fused ReLU (as the
+    // scalar ReLU keeps it), at the residual's position only; a large negative
+    // residual must be clamped to 0 after the add.
+    let case = (2, 7, 9, 3, 3, [2, 2], [1, 1], [1, 1]);
+    let g = geom(case);
+    let (n, o) = (2, 40);
+    let x = data(n * g.cg * g.h * g.w, 1);
+    let w: Vec<f32> = data(o * g.k(), 2).iter().map(|v| v * 0.125).collect();
+    let mut res = data(n * o * g.positions(), 4);
+    let (nan_at, neg_at) = (3 * g.positions() + 5, 17 * g.positions() + 2);
+    res[nan_at] = f32::NAN;
+    res[neg_at] = -1e6;
+    let cw = ChvecWeights::new(&w, None, o, 1, g.k());
+    let mut want = naive(&x, &w, None, n, o, 1, &g);
+    want.iter_mut().zip(&res).for_each(|(v, &r)| *v += f64::from(r));
+    let epi = Epilogue {
+        residual: Some(&res[..]),
+        act: Activation::Relu,
+    };
+    for level in levels() {
+        let got = conv2d_chvec(&x, &cw, n, &g, level, &epi);
+        for (i, (&a, &e)) in got.iter().zip(&want).enumerate() {
+            let e = if e < 0.0 { 0.0 } else { e };
+            if i == nan_at {
+                assert!(a.is_nan(), "{level:?}: [{i}] {a} should be NaN");
+            } else {
+                assert!(
+                    (f64::from(a) - e).abs() <= 1e-4 * (1.0 + e.abs()),
+                    "{level:?}: [{i}] {a} vs {e}"
+                );
+            }
+        }
+        assert_eq!(got[neg_at], 0.0, "{level:?}");
+    }
+}
