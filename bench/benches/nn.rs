@@ -283,53 +283,38 @@ fn resnet_cases(t: &mut Table, rng: &mut rand::rngs::StdRng) {
 /// 8, against ONNX Runtime (`bench/py/nn_ort_strided.py`) on 1 and 2 threads, medians;
 /// GFLOP/s counts `2·N·O·C·k²·OH·OW`.
 fn resnet_strided_cases(t: &mut Table, rng: &mut rand::rngs::StdRng) {
-    // (case, [batch, in channels, out channels, input size, kernel, stride, padding], relu);
+    // (case, [batch, in channels, out channels, input size, kernel, stride, padding, relu]);
     // the names are the Python side's.
-    const CASES: [(&str, [usize; 7], bool); 9] = [
-        (
-            "resnet stem7x7/2 3->64@224 b1",
-            [1, 3, 64, 224, 7, 2, 3],
-            true,
-        ),
-        (
-            "resnet stem7x7/2 3->64@224 b8",
-            [8, 3, 64, 224, 7, 2, 3],
-            true,
-        ),
+    const CASES: [(&str, [usize; 8]); 9] = [
+        ("resnet stem7x7/2 3->64@224 b1", [1, 3, 64, 224, 7, 2, 3, 1]),
+        ("resnet stem7x7/2 3->64@224 b8", [8, 3, 64, 224, 7, 2, 3, 1]),
         (
             "resnet conv1x1/2 64->128@56 b1",
-            [1, 64, 128, 56, 1, 2, 0],
-            false,
+            [1, 64, 128, 56, 1, 2, 0, 0],
         ),
         (
             "resnet conv1x1/2 128->256@28 b1",
-            [1, 128, 256, 28, 1, 2, 0],
-            false,
+            [1, 128, 256, 28, 1, 2, 0, 0],
         ),
         (
             "resnet conv1x1/2 256->512@14 b1",
-            [1, 256, 512, 14, 1, 2, 0],
-            false,
+            [1, 256, 512, 14, 1, 2, 0, 0],
         ),
         (
             "resnet conv1x1/2 64->128@56 b8",
-            [8, 64, 128, 56, 1, 2, 0],
-            false,
+            [8, 64, 128, 56, 1, 2, 0, 0],
         ),
         (
             "resnet conv1x1/2 128->256@28 b8",
-            [8, 128, 256, 28, 1, 2, 0],
-            false,
+            [8, 128, 256, 28, 1, 2, 0, 0],
         ),
         (
             "resnet conv1x1/2 256->512@14 b8",
-            [8, 256, 512, 14, 1, 2, 0],
-            false,
+            [8, 256, 512, 14, 1, 2, 0, 0],
         ),
         (
             "resnet conv3x3/2 64->128@56 b8",
-            [8, 64, 128, 56, 3, 2, 1],
-            true,
+            [8, 64, 128, 56, 3, 2, 1, 1],
         ),
     ];
     if !CASES.iter().any(|c| selected(c.0)) {
@@ -341,7 +326,7 @@ fn resnet_strided_cases(t: &mut Table, rng: &mut rand::rngs::StdRng) {
     let args: Vec<String> = threads.iter().map(|n| n.to_string()).collect();
     let ort = py_times("nn_ort_strided.py", &args);
     let med = |n: usize, f: &dyn Fn()| ferrotensor::with_num_threads(n, || time_median(1.0, f));
-    for (name, [b, c, o, size, k, s, p], relu) in CASES {
+    for (name, [b, c, o, size, k, s, p, relu]) in CASES {
         if !selected(name) {
             continue;
         }
@@ -355,7 +340,7 @@ fn resnet_strided_cases(t: &mut Table, rng: &mut rand::rngs::StdRng) {
             ..Default::default()
         };
         let mut conv = nn::Conv2d::new(&w, Some(&bias), args).unwrap();
-        if relu {
+        if relu == 1 {
             conv = conv.with_activation(nn::Activation::Relu);
         }
         let flops = 2.0 * (b * o * c * k * k * out * out) as f64;

@@ -77,10 +77,10 @@ pub(crate) fn tile(
             && out.len() >= rows * width * nb * CB,
         "conv tile: shape or operand outside its buffer"
     );
-    let (wp, xp, bp, op) = (w.as_ptr(), x.as_ptr(), bias.as_ptr(), out.as_mut_ptr());
     match level {
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => {
+            let (wp, xp, bp, op) = (w.as_ptr(), x.as_ptr(), bias.as_ptr(), out.as_mut_ptr());
             macro_rules! by_width {
                 ($nb:literal, $r:literal, $s:literal, [$($p:literal)*]) => {
                     match width {
@@ -103,24 +103,14 @@ pub(crate) fn tile(
                 _ => unreachable!("shape checked above"),
             }
         }
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => {
-            macro_rules! by_width {
-                ($s:literal, [$($p:literal)*]) => {
-                    match width {
-                        // SAFETY: AVX2 and FMA were detected (`Level`); the reads and
-                        // writes are inside the slices (asserted above).
-                        $($p => unsafe { x86::tile256::<$p, $s>(wp, xp, t, bp, op) },)*
-                        _ => unreachable!("width checked above"),
-                    }
-                };
+        // The narrower levels run the same positions through their offset tiles.
+        _ => {
+            let mut offs = [0usize; 32];
+            for (p, o) in offs.iter_mut().enumerate().take(rows * width) {
+                *o = p / width * rs + p % width * s;
             }
-            match s {
-                1 => by_width!(1, [1 2 3 4 5 6]),
-                _ => by_width!(2, [1 2 3 4 5 6]),
-            }
+            tile_at(level, nb, &offs[..rows * width], t, w, x, bias, out)
         }
-        Level::Portable => tile_portable(nb, rows, width, s, rs, t, w, x, bias, out),
     }
 }
 
@@ -219,26 +209,8 @@ pub(crate) fn blocks_per_tile(level: Level, ob: usize) -> usize {
     if ob >= 2 && max_width(level, 2) > 0 { 2 } else { 1 }
 }
 
-/// The portable tile (the fallback's indexing, checked under Miri): [`tile_portable_at`]
-/// at the offsets of `rows` rows of `width` positions.
-#[allow(clippy::too_many_arguments)]
-fn tile_portable(
-    nb: usize,
-    rows: usize,
-    width: usize,
-    s: usize,
-    rs: usize,
-    t: &Taps,
-    w: &[f32],
-    x: &[f32],
-    bias: &[f32],
-    out: &mut [f32],
-) {
-    let offs: Vec<usize> = (0..rows * width).map(|p| p / width * rs + p % width * s).collect();
-    tile_portable_at(nb, &offs, t, w, x, bias, out);
-}
-
-/// The portable tile at input offsets `offs` (as [`tile_at`]).
+/// The portable tile at input offsets `offs` (as [`tile_at`]; the fallback's indexing,
+/// checked under Miri).
 fn tile_portable_at(nb: usize, offs: &[usize], t: &Taps, w: &[f32], x: &[f32], bias: &[f32], out: &mut [f32]) {
     let chans = nb * CB;
     for p in 0..offs.len() {
@@ -445,46 +417,6 @@ mod x86 {
                     v = _mm256_max_ps(zero, v);
                 }
                 _mm256_maskstore_ps(dst.add(c * rs), mask, v);
-            }
-        }
-    }
-
-    /// One 16-channel block (two 8-lane vectors) by `P` positions at stride `S`.
-    ///
-    /// # Safety
-    /// AVX2 and FMA are available; as [`tile512`] with `NB = 1`.
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn tile256<const P: usize, const S: usize>(
-        w: *const f32,
-        x: *const f32,
-        t: &Taps,
-        bias: *const f32,
-        out: *mut f32,
-    ) {
-        // SAFETY: every pointer use is inside the ranges of the caller's contract.
-        unsafe {
-            let b = [_mm256_loadu_ps(bias), _mm256_loadu_ps(bias.add(8))];
-            let mut acc = [b; P];
-            let mut wp = w;
-            for ci in 0..t.cg {
-                let xc = x.add(ci * t.plane);
-                for ki in 0..t.kh {
-                    let xr = xc.add(ki * t.drow);
-                    for kj in 0..t.kw {
-                        let xp = xr.add(kj * t.dcol);
-                        let wv = [_mm256_loadu_ps(wp), _mm256_loadu_ps(wp.add(8))];
-                        wp = wp.add(CB);
-                        for (p, a) in acc.iter_mut().enumerate() {
-                            let xb = _mm256_set1_ps(*xp.add(p * S));
-                            a[0] = _mm256_fmadd_ps(wv[0], xb, a[0]);
-                            a[1] = _mm256_fmadd_ps(wv[1], xb, a[1]);
-                        }
-                    }
-                }
-            }
-            for (p, a) in acc.iter().enumerate() {
-                _mm256_storeu_ps(out.add(p * CB), a[0]);
-                _mm256_storeu_ps(out.add(p * CB + 8), a[1]);
             }
         }
     }
