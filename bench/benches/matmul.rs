@@ -251,6 +251,9 @@ fn gflops(fl: f64, ours: f64, peers: &[f64], np: Option<&f64>) -> String {
 }
 
 fn main() {
+    if std::env::var_os("FT_BENCH_RSTSR_ONLY").is_some() {
+        return rstsr_table();
+    }
     // NumPy runs in its own process and cannot be interleaved with the Rust candidates:
     // it is timed before and after them and its better time per case is used (the
     // conservative choice for ours / best peer on a shared, noisy machine).
@@ -294,6 +297,7 @@ fn main() {
         );
     }
     t.print("matmul");
+    rstsr_table();
 }
 
 /// The FMA peak of this machine measured by a tight loop of independent fused
@@ -378,3 +382,75 @@ fma_loop!(
     _mm256_add_ps,
     |s| _mm256_cvtss_f32(s)
 );
+
+/// Ours against RSTSR (its default faer device, on a rayon pool of as many threads as
+/// ours), raced round-robin per case, in a table of its own: the large products and the
+/// batched ones (`FT_BENCH_RSTSR_ONLY=1` runs only this table).
+fn rstsr_table() {
+    let threads = rayon::current_num_threads();
+    let dev = rstsr::prelude::DeviceFaer::new(threads);
+    let mut t = Table::default();
+    let cases: [(&str, &str, usize, usize, bool); 8] = [
+        ("f32_1024", "f32 1024³", 1, 1024, true),
+        ("f32_2048", "f32 2048³", 1, 2048, true),
+        ("f32_4096", "f32 4096³", 1, 4096, true),
+        ("f64_1024", "f64 1024³", 1, 1024, false),
+        ("f64_2048", "f64 2048³", 1, 2048, false),
+        (
+            "f32_batch64x128",
+            "f32 [64,128,128] @ [64,128,128]",
+            64,
+            128,
+            true,
+        ),
+        (
+            "f32_64x64x4096",
+            "f32 64×64 (batched ×4096)",
+            4096,
+            64,
+            true,
+        ),
+        ("f32_8x8x4096", "f32 8×8 (batched ×4096)", 4096, 8, true),
+    ];
+    for (key, label, batch, n, f32_case) in cases {
+        if !selected(key) {
+            continue;
+        }
+        let shape = if batch == 1 {
+            vec![n, n]
+        } else {
+            vec![batch, n, n]
+        };
+        let [o, r] = if f32_case {
+            rstsr_case_f32(&shape, &dev)
+        } else {
+            rstsr_case_f64(&shape, &dev)
+        };
+        let fl = 2.0 * (batch * n * n * n) as f64;
+        let note = format!("{:.1} GFLOP/s (RSTSR {:.1})", fl / o / 1e9, fl / r / 1e9);
+        t.add(label, o, vec![("rstsr", Some(r))], note);
+    }
+    t.print(&format!("matmul against RSTSR ({threads} threads)"));
+}
+
+/// Times of ours and RSTSR on `shape` @ `shape`, raced round-robin.
+macro_rules! rstsr_case {
+    ($name:ident, $t:ty) => {
+        fn $name(shape: &[usize], dev: &rstsr::prelude::DeviceFaer) -> [f64; 2] {
+            use rstsr::prelude::*;
+            let (a, b) = (ours::<$t>(shape), ours::<$t>(shape));
+            let ra = rt::asarray((a.to_vec(), shape.to_vec().c(), dev));
+            let rb = rt::asarray((b.to_vec(), shape.to_vec().c(), dev));
+            let big = shape.iter().product::<usize>() >= 1 << 24;
+            let r = race(
+                if big { 12.0 } else { 5.0 },
+                &mut [&mut || drop(std::hint::black_box(&a % &b)), &mut || {
+                    drop(std::hint::black_box(&ra % &rb))
+                }],
+            );
+            [r[0], r[1]]
+        }
+    };
+}
+rstsr_case!(rstsr_case_f32, f32);
+rstsr_case!(rstsr_case_f64, f64);

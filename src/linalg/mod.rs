@@ -35,6 +35,7 @@ mod decomp;
 mod dot;
 mod eig;
 mod einsum;
+mod faer_kernel;
 pub(crate) mod gemm_kernels;
 mod generic_kernel;
 mod lstsq;
