@@ -332,12 +332,18 @@ fn rstsr_cases(a: &Tensor<f32, Ix2>, data: &[f32], read: f64) {
         let p = tm(peer);
         t.add(name, o, vec![("rstsr", Some(p))], gbs(o));
     };
-    case("sum_all", "sum of all", &|| a.sum().to_bits() as usize, &|| {
-        ra.sum().to_bits() as usize
-    });
-    case("mean_all", "mean of all", &|| a.mean().to_bits() as usize, &|| {
-        ra.mean().to_bits() as usize
-    });
+    case(
+        "sum_all",
+        "sum of all",
+        &|| a.sum().to_bits() as usize,
+        &|| ra.sum().to_bits() as usize,
+    );
+    case(
+        "mean_all",
+        "mean of all",
+        &|| a.mean().to_bits() as usize,
+        &|| ra.mean().to_bits() as usize,
+    );
     case(
         "sum_0",
         "sum axis 0",
@@ -409,13 +415,20 @@ fn rstsr_cases(a: &Tensor<f32, Ix2>, data: &[f32], read: f64) {
 /// `log_softmax_last`, `softmax_axis0`, `log_softmax_axis0` for `FT_BENCH_FILTER`.
 fn softmax_cases(a: &Tensor<f32, Ix2>, np: &std::collections::BTreeMap<String, f64>) {
     use ferrotensor::nn;
-    let keys = ["softmax_last", "log_softmax_last", "softmax_axis0", "log_softmax_axis0"];
+    let keys = [
+        "softmax_last",
+        "log_softmax_last",
+        "softmax_axis0",
+        "log_softmax_axis0",
+    ];
     if !keys.iter().any(|k| ferrotensor_bench::selected(k)) {
         return;
     }
     let n = a.shape()[0];
     let triad = ferrotensor_bench::triad_gbs(256 << 20);
-    println!("STREAM triad (256 MB, all threads, best of ordinary and streaming stores): {triad:.1} GB/s");
+    println!(
+        "STREAM triad (256 MB, all threads, best of ordinary and streaming stores): {triad:.1} GB/s"
+    );
     let mut t = Table::default();
     for key in keys {
         if !ferrotensor_bench::selected(key) {
@@ -432,7 +445,10 @@ fn softmax_cases(a: &Tensor<f32, Ix2>, np: &std::collections::BTreeMap<String, f
             key,
             ours,
             vec![("numpy", np.get(key).copied())],
-            format!("{g:.1} GB/s (read + write) = {:.0} % of the triad", 100.0 * g / triad),
+            format!(
+                "{g:.1} GB/s (read + write) = {:.0} % of the triad",
+                100.0 * g / triad
+            ),
         );
     }
     t.print(&format!("softmax, f32 [{n}, {n}]"));

@@ -57,29 +57,6 @@ impl<T: Element + PartialOrd, const MAX: bool, const SKIP: bool> super::simd::Ke
     }
 }
 
-/// Index of the first extremum of a non-empty contiguous row (first NaN wins): the
-/// extremum of the whole row, then its first position, as a vector
-/// [`Kernel`](super::simd::Kernel); [`scan_inner`] where the vector kernel does not apply.
-struct RowArgK<'a, T, const MAX: bool>(&'a [T]);
-impl<T: Element + PartialOrd, const MAX: bool> super::simd::Kernel for RowArgK<'_, T, MAX> {
-    type Out = usize;
-    #[inline(always)]
-    fn call(self) -> usize {
-        let row = self.0;
-        match kernels::ext_inline::<T, MAX, false>(row) {
-            Some(m) => {
-                #[allow(clippy::eq_op)]
-                let m_nan = m != m;
-                #[allow(clippy::eq_op)]
-                kernels::find_inline(row, m)
-                    .or_else(|| row.iter().position(|&v| v == m || (m_nan && v != v)))
-                    .expect("the row extremum is in the row")
-            }
-            None => scan_inner::<T, MAX, false>(row).1,
-        }
-    }
-}
-
 #[inline(always)]
 fn scan_inner<T: Element + PartialOrd, const MAX: bool, const SKIP: bool>(x: &[T]) -> (T, usize) {
     const B: usize = 1024;
@@ -189,14 +166,6 @@ impl<T: Element + PartialOrd, S: Storage<Elem = T>, D: Dimension> TensorBase<S, 
         }
         if n == 0 {
             return Err(empty_seq(op, shape));
-        }
-        if !SKIP && ax + 1 == shape.len() && super::experiment!("FT_X_ARGMAX_ROW") {
-            // Contiguous rows in cache: the row's extremum in one vector pass, then its
-            // first position from L1; rows split over threads in blocks.
-            let spec = super::Spec::new(shape, Some(&[axis]), op)?;
-            if let Some(v) = self.per_row(&spec, |row| super::simd::dispatch(RowArgK::<T, MAX>(row))) {
-                return Tensor::owned_from(v, IxDyn::from(&out_shape[..]), Order::RowMajor, op);
-            }
         }
         let mut out = vec![0usize; n_out];
         if n_out > 0 {

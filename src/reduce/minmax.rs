@@ -59,7 +59,7 @@ impl<T: Element + PartialOrd, const MAX: bool, const SKIP: bool> Reducer<T> for 
     }
     #[inline]
     fn rows_group(&self, acc: &mut [T], o: usize, os: isize, buf: &[T], off: isize, stride: isize, rs: isize) {
-        if stride == 1 && ROW_GROUP == 4 && !super::experiment!("FT_X_NO_ROWS4") {
+        if stride == 1 && ROW_GROUP == 4 {
             let n = acc.len();
             let rows: [&[T]; 4] = std::array::from_fn(|k| {
                 let s = (off + k as isize * rs) as usize;

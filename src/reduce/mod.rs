@@ -211,13 +211,3 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         Ok(fin(acc[0], spec.n_red))
     }
 }
-
-/// TEMPORARY (measurement only, removed before merge): true when the environment
-/// variable `$name` is set, read once per call site.
-macro_rules! experiment {
-    ($name:literal) => {{
-        static K: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        *K.get_or_init(|| std::env::var_os($name).is_some())
-    }};
-}
-pub(crate) use experiment;

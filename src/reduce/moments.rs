@@ -57,7 +57,7 @@ impl<T: Float, A: Float, F: Fn(T, T) -> A + Sync> Reducer<T> for Centered<'_, T,
         }
     }
     fn rows_group(&self, acc: &mut [A], o: usize, os: isize, buf: &[T], off: isize, stride: isize, rs: isize) {
-        if stride == 1 && os == 1 && ROW_GROUP == 4 && !super::experiment!("FT_X_NO_CROWS4") {
+        if stride == 1 && os == 1 && ROW_GROUP == 4 {
             // Four rows per pass over the accumulators (kept in registers): the same
             // additions in the same order as four calls of `rows`.
             let n = acc.len();
@@ -148,11 +148,7 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
                 let m = T::zero().wadd(pairwise(row, &|x: T| x)) / T::from_usize(n);
                 // `pairwise` with the deviation inline: the tree of `pairwise_mapped`
                 // (the engine's pass), so the same sum, without the buffer.
-                if super::experiment!("FT_X_VAR_OLD") {
-                    return (T::zero() + pairwise(row, &move |x: T| (x - m) * (x - m))) / div;
-                }
-                // The same tree through an L1 buffer, the next row prefetched meanwhile.
-                (T::zero() + super::rowwise::sq_dev_sum(row, m)) / div
+                (T::zero() + pairwise(row, &move |x: T| (x - m) * (x - m))) / div
             });
             if let Some(v) = fused {
                 return Ok((v, spec));
@@ -254,7 +250,12 @@ mod tests {
                     d += x * x;
                 }
                 let want = d / (rows as f32 - 1.0);
-                assert_eq!(got[j].to_bits(), want.to_bits(), "rows {rows} column {j}: {} vs {want}", got[j]);
+                assert_eq!(
+                    got[j].to_bits(),
+                    want.to_bits(),
+                    "rows {rows} column {j}: {} vs {want}",
+                    got[j]
+                );
             }
         }
     }

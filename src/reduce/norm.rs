@@ -99,7 +99,7 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             let fused = self.per_row(&spec, |row| {
                 let m = Ext::<true, false>.run(row[0], 0, row, 0, row.len(), 1);
                 if let (true, Some(r), Some(mf)) = (
-                    m.is_finite() && !super::experiment!("FT_X_LSE_OLD"),
+                    m.is_finite(),
                     crate::same_type::slice::<T, f32>(row),
                     crate::same_type::value::<T, f32>(m),
                 ) {

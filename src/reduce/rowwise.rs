@@ -13,7 +13,7 @@
 use super::Spec;
 use super::pairwise::pairwise_mapped_by;
 use super::simd::exp_nonpositive_f32;
-use crate::element::{Element, Float};
+use crate::element::Element;
 use crate::iter::PARALLEL_THRESHOLD;
 use crate::layout::Dimension;
 use crate::storage::Storage;
@@ -61,7 +61,9 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
 /// for bit. While the exponentials are formed from L1, the same bytes one row further
 /// (the next row of a C-contiguous tensor) are prefetched into L2, so that memory
 /// streams during the arithmetic instead of only during the next row's maximum: a
-/// shape-only rule (one row ahead), no CPU-dependent distance.
+/// shape-only rule (one row ahead), no CPU-dependent distance. Measured on AMD EPYC
+/// Zen 5 (f32 [4096, 4096], 2 threads): 2.45–2.56 ms with the L2 prefetch, 3.08–3.11
+/// without it, 2.53–2.64 into L1; 3.41 ms before (the full `exp` and no prefetch).
 ///
 /// [`pairwise_mapped`]: super::pairwise::pairwise_mapped
 pub(crate) fn exp_sum_below_f32(row: &[f32], m: f32) -> f32 {
@@ -96,44 +98,6 @@ impl super::simd::Kernel for ExpBelowK<'_> {
         }
         for (o, &v) in oc.into_remainder().iter_mut().zip(xc.remainder()) {
             *o = exp_nonpositive_f32(v - m);
-        }
-    }
-}
-
-/// `Σ (x − m)²` over a contiguous row by the pairwise tree (the bits of
-/// `pairwise(row, |x| (x − m)²)`, the engine's second pass of `var`), with the next
-/// row prefetched into L2 meanwhile, as [`exp_sum_below_f32`].
-pub(crate) fn sq_dev_sum<T: Float>(row: &[T], m: T) -> T {
-    let ahead = row.len();
-    pairwise_mapped_by(row, &|out: &mut [T], x: &[T]| super::simd::dispatch(SqDevK { out, x, m, ahead }))
-}
-
-/// `out[i] = (x[i] − m)²`, prefetching `ahead` elements further into L2 once per 64
-/// bytes (a [`Kernel`](super::simd::Kernel)).
-struct SqDevK<'a, T> {
-    out: &'a mut [T],
-    x: &'a [T],
-    m: T,
-    ahead: usize,
-}
-
-impl<T: Float> super::simd::Kernel for SqDevK<'_, T> {
-    type Out = ();
-    #[inline(always)]
-    fn call(self) {
-        let SqDevK { out, x, m, ahead } = self;
-        let line = (64 / std::mem::size_of::<T>()).max(1);
-        let out = &mut out[..x.len()];
-        let mut oc = out.chunks_exact_mut(line);
-        let mut xc = x.chunks_exact(line);
-        for (o, c) in (&mut oc).zip(&mut xc) {
-            crate::cpu::prefetch_l2(c.as_ptr().wrapping_add(ahead));
-            for (o, &v) in o.iter_mut().zip(c) {
-                *o = (v - m) * (v - m);
-            }
-        }
-        for (o, &v) in oc.into_remainder().iter_mut().zip(xc.remainder()) {
-            *o = (v - m) * (v - m);
         }
     }
 }
@@ -205,6 +169,10 @@ mod tests {
         let row: Vec<f64> = a.slice(s![4, ..]).to_vec().iter().map(|&v| v as f64).collect();
         let m = row.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
         let want = row.iter().map(|v| (v - m).exp()).sum::<f64>().ln() + m;
-        assert!((x[4] as f64 - want).abs() < 1e-5 * want.abs().max(1.0), "{} vs {want}", x[4]);
+        assert!(
+            (x[4] as f64 - want).abs() < 1e-5 * want.abs().max(1.0),
+            "{} vs {want}",
+            x[4]
+        );
     }
 }

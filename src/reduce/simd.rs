@@ -97,7 +97,16 @@ mod tests {
     /// (both clamp sides of −87.3, subnormal results, −0.0, −∞).
     #[test]
     fn exp_nonpositive_matches_exp() {
-        let mut xs = vec![0.0f32, -0.0, -87.3, -87.29999, -87.30001, -100.0, f32::NEG_INFINITY, -f32::MAX];
+        let mut xs = vec![
+            0.0f32,
+            -0.0,
+            -87.3,
+            -87.29999,
+            -87.30001,
+            -100.0,
+            f32::NEG_INFINITY,
+            -f32::MAX,
+        ];
         let mut x = -90.0f32;
         while x <= 0.0 {
             xs.push(x);
