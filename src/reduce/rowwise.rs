@@ -161,7 +161,13 @@ mod tests {
             f.logsumexp_axes(&[1], false).unwrap().to_vec(),
         );
         for (i, (p, q)) in x.iter().zip(&y).enumerate() {
-            assert!(p.to_bits() == q.to_bits(), "row {i}: {p} vs {q}");
+            // Miri perturbs the result of `ln` (and NaN payloads) nondeterministically,
+            // so there the two paths agree to a few ulp; natively, bit for bit.
+            let close = (p - q).abs() <= 4.0 * f32::EPSILON * p.abs() || (p.is_nan() && q.is_nan());
+            assert!(
+                p.to_bits() == q.to_bits() || (cfg!(miri) && close),
+                "row {i}: {p} vs {q}"
+            );
         }
         assert_eq!(x[2], f32::NEG_INFINITY);
         assert!(x[3].is_nan());
