@@ -254,6 +254,20 @@ mod x86 {
     }
 }
 
+/// Software prefetch of the cache line holding `p` into L2 (not L1): for data needed
+/// after the current working set, e.g. the next row while this one is computed from L1.
+#[inline(always)]
+pub(crate) fn prefetch_l2<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint: it never faults and reads nothing, so any
+    // address (here possibly past the end of the slice) is allowed.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(p as *const i8, std::arch::x86_64::_MM_HINT_T1)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// Software prefetch of the cache line holding `p` into L1.
 #[inline(always)]
 pub(crate) fn prefetch<T>(p: *const T) {

@@ -306,4 +306,150 @@ fn main() {
     }
 
     t.print("reductions, f32 [4096, 4096] (argmax of all: 1e7 f32)");
+    rstsr_cases(&a, &data, read);
+    softmax_cases(&a, &np);
+}
+
+/// The same reductions against RSTSR 0.10 (`DeviceFaer`, rayon, its threads set to
+/// ours), ferrotensor timed again beside it; cases as `rstsr_<numpy key>` for
+/// `FT_BENCH_FILTER` (`FT_BENCH_FILTER=rstsr` runs them all).
+fn rstsr_cases(a: &Tensor<f32, Ix2>, data: &[f32], read: f64) {
+    use rstsr::prelude::*;
+    let n = a.shape()[0];
+    let threads = ferrotensor::threads::num_threads();
+    let dev = DeviceFaer::new(threads);
+    let ra = rt::asarray((huge_vec(n * n, |i| data[i]), [n, n].c(), &dev));
+    let gbs = |s: f64| {
+        let g = (n * n * 4) as f64 / s / 1e9;
+        format!("{g:.1} GB/s = {:.0} % of read", 100.0 * g / read)
+    };
+    let mut t = Table::default();
+    let mut case = |key: &str, name: &str, ours: &dyn Fn() -> usize, peer: &dyn Fn() -> usize| {
+        if !ferrotensor_bench::selected(&format!("rstsr_{key}")) {
+            return;
+        }
+        let o = tm(ours);
+        let p = tm(peer);
+        t.add(name, o, vec![("rstsr", Some(p))], gbs(o));
+    };
+    case(
+        "sum_all",
+        "sum of all",
+        &|| a.sum().to_bits() as usize,
+        &|| ra.sum().to_bits() as usize,
+    );
+    case(
+        "mean_all",
+        "mean of all",
+        &|| a.mean().to_bits() as usize,
+        &|| ra.mean().to_bits() as usize,
+    );
+    case(
+        "sum_0",
+        "sum axis 0",
+        &|| a.sum_axes(&[0], false).unwrap().size(),
+        &|| ra.sum_axes(0).size(),
+    );
+    case(
+        "sum_1",
+        "sum axis 1",
+        &|| a.sum_axes(&[1], false).unwrap().size(),
+        &|| ra.sum_axes(1).size(),
+    );
+    case(
+        "mean_1",
+        "mean axis 1",
+        &|| a.mean_axes(&[1], false).unwrap().size(),
+        &|| ra.mean_axes(1).size(),
+    );
+    case(
+        "sum_t0",
+        "sum axis 0 of a.t()",
+        &|| a.t().sum_axes(&[0], false).unwrap().size(),
+        &|| ra.t().sum_axes(0).size(),
+    );
+    case(
+        "max_0",
+        "max axis 0",
+        &|| a.max_axes(&[0], false).unwrap().size(),
+        &|| ra.max_axes(0).size(),
+    );
+    case(
+        "max_1",
+        "max axis 1",
+        &|| a.max_axes(&[1], false).unwrap().size(),
+        &|| ra.max_axes(1).size(),
+    );
+    case(
+        "min_1",
+        "min axis 1",
+        &|| a.min_axes(&[1], false).unwrap().size(),
+        &|| ra.min_axes(1).size(),
+    );
+    case(
+        "argmax_1",
+        "argmax axis 1",
+        &|| a.argmax_axis(1).unwrap().size(),
+        &|| ra.argmax_axes(1).size(),
+    );
+    case(
+        "var_0",
+        "var axis 0",
+        &|| a.var_axes(&[0], false, 0).unwrap().size(),
+        &|| ra.var_axes(0).size(),
+    );
+    case(
+        "var_1",
+        "var axis 1",
+        &|| a.var_axes(&[1], false, 0).unwrap().size(),
+        &|| ra.var_axes(1).size(),
+    );
+    t.print(&format!(
+        "reductions against RSTSR, f32 [{n}, {n}] ({threads} threads each)"
+    ));
+}
+
+/// Softmax and log-softmax of the reduction input along the last axis and axis 0,
+/// against NumPy, as a fraction of the one-read-one-write limit: the STREAM triad of
+/// the same run (3 arrays moved) scaled to 2 arrays. Cases `softmax_last`,
+/// `log_softmax_last`, `softmax_axis0`, `log_softmax_axis0` for `FT_BENCH_FILTER`.
+fn softmax_cases(a: &Tensor<f32, Ix2>, np: &std::collections::BTreeMap<String, f64>) {
+    use ferrotensor::nn;
+    let keys = [
+        "softmax_last",
+        "log_softmax_last",
+        "softmax_axis0",
+        "log_softmax_axis0",
+    ];
+    if !keys.iter().any(|k| ferrotensor_bench::selected(k)) {
+        return;
+    }
+    let n = a.shape()[0];
+    let triad = ferrotensor_bench::triad_gbs(256 << 20);
+    println!(
+        "STREAM triad (256 MB, all threads, best of ordinary and streaming stores): {triad:.1} GB/s"
+    );
+    let mut t = Table::default();
+    for key in keys {
+        if !ferrotensor_bench::selected(key) {
+            continue;
+        }
+        let axis = if key.ends_with("last") { -1 } else { 0 };
+        let ours = if key.starts_with("log") {
+            tm(|| nn::log_softmax(a, axis).unwrap().size())
+        } else {
+            tm(|| nn::softmax(a, axis).unwrap().size())
+        };
+        let g = 2.0 * (n * n * 4) as f64 / ours / 1e9;
+        t.add(
+            key,
+            ours,
+            vec![("numpy", np.get(key).copied())],
+            format!(
+                "{g:.1} GB/s (read + write) = {:.0} % of the triad",
+                100.0 * g / triad
+            ),
+        );
+    }
+    t.print(&format!("softmax, f32 [{n}, {n}]"));
 }

@@ -30,6 +30,22 @@ cases = {
     "var_0": lambda: a.var(axis=0),
     "var_1": lambda: a.var(axis=1),
 }
+
+
+def softmax(a, axis, log):
+    m = a.max(axis=axis, keepdims=True)
+    e = np.exp(a - m)
+    s = e.sum(axis=axis, keepdims=True)
+    return (a - m) - np.log(s) if log else e / s
+
+
+# Softmax rows of the same input (the Rust side's `softmax_cases`).
+cases.update({
+    "softmax_last": lambda: softmax(a, 1, False),
+    "log_softmax_last": lambda: softmax(a, 1, True),
+    "softmax_axis0": lambda: softmax(a, 0, False),
+    "log_softmax_axis0": lambda: softmax(a, 0, True),
+})
 # FT_BENCH_FILTER (comma-separated substrings of the keys) selects cases, as in Rust.
 flt = [p.strip() for p in os.environ.get("FT_BENCH_FILTER", "").split(",") if p.strip()]
 cases = {k: f for k, f in cases.items() if not flt or any(p in k for p in flt)}

@@ -98,6 +98,15 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
             // Rows in cache: maximum and exponentials per row (as the passes below).
             let fused = self.per_row(&spec, |row| {
                 let m = Ext::<true, false>.run(row[0], 0, row, 0, row.len(), 1);
+                if let (true, Some(r), Some(mf)) = (
+                    m.is_finite(),
+                    crate::same_type::slice::<T, f32>(row),
+                    crate::same_type::value::<T, f32>(m),
+                ) {
+                    // f32 with a finite maximum: the same sum with the leaner `exp`
+                    // and the next row prefetched (`exp_sum_below_f32`).
+                    return T::from_f32((0.0f32 + super::rowwise::exp_sum_below_f32(r, mf)).ln() + mf);
+                }
                 let m = if m.is_finite() { m } else { T::zero() };
                 // `move`: a captured reference to `m` keeps the loop from vectorising.
                 let e = move |x: T| super::simd::fast_exp(x - m);

@@ -11,6 +11,8 @@
 //! pairwise trees.
 
 use super::Spec;
+use super::pairwise::pairwise_mapped_by;
+use super::simd::exp_nonpositive_f32;
 use crate::element::Element;
 use crate::iter::PARALLEL_THRESHOLD;
 use crate::layout::Dimension;
@@ -53,6 +55,53 @@ impl<T: Element, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
     }
 }
 
+/// `Σ exp(x − m)` over a contiguous f32 row for a finite `m` at least every element (the
+/// row's maximum, so no NaN): the tree of [`pairwise_mapped`] with
+/// [`exp_nonpositive_f32`] (the bits of `fast_exp(x − m)`), so the engine's result bit
+/// for bit. While the exponentials are formed from L1, the same bytes one row further
+/// (the next row of a C-contiguous tensor) are prefetched into L2, so that memory
+/// streams during the arithmetic instead of only during the next row's maximum: a
+/// shape-only rule (one row ahead), no CPU-dependent distance. Measured on AMD EPYC
+/// Zen 5 (f32 [4096, 4096], 2 threads): 2.45–2.56 ms with the L2 prefetch, 3.08–3.11
+/// without it, 2.53–2.64 into L1; 3.41 ms before (the full `exp` and no prefetch).
+///
+/// [`pairwise_mapped`]: super::pairwise::pairwise_mapped
+pub(crate) fn exp_sum_below_f32(row: &[f32], m: f32) -> f32 {
+    let ahead = row.len();
+    pairwise_mapped_by(row, &|out: &mut [f32], x: &[f32]| {
+        super::simd::dispatch(ExpBelowK { out, x, m, ahead })
+    })
+}
+
+/// `out[i] = exp(x[i] − m)` for `x[i] ≤ m`, prefetching `ahead` elements further into L2
+/// once per 64 bytes (a [`Kernel`](super::simd::Kernel)).
+struct ExpBelowK<'a> {
+    out: &'a mut [f32],
+    x: &'a [f32],
+    m: f32,
+    ahead: usize,
+}
+
+impl super::simd::Kernel for ExpBelowK<'_> {
+    type Out = ();
+    #[inline(always)]
+    fn call(self) {
+        let ExpBelowK { out, x, m, ahead } = self;
+        let (out, x) = (&mut out[..x.len()], x);
+        let mut oc = out.chunks_exact_mut(16);
+        let mut xc = x.chunks_exact(16);
+        for (o, c) in (&mut oc).zip(&mut xc) {
+            crate::cpu::prefetch_l2(c.as_ptr().wrapping_add(ahead));
+            for (o, &v) in o.iter_mut().zip(c) {
+                *o = exp_nonpositive_f32(v - m);
+            }
+        }
+        for (o, &v) in oc.into_remainder().iter_mut().zip(xc.remainder()) {
+            *o = exp_nonpositive_f32(v - m);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::prelude::*;
@@ -87,5 +136,49 @@ mod tests {
         let (x, y) = (a.std_axes(&[-1], true, 0).unwrap(), f.std_axes(&[-1], true, 0).unwrap());
         assert_eq!(x.to_vec(), y.to_vec());
         assert_eq!(x.shape(), &[r, 1]);
+    }
+
+    /// `logsumexp` of f32 rows longer than the 2048-value map pieces, with −∞ entries,
+    /// a row of all −∞ and a NaN row: the fused path (the lean `exp`, next-row
+    /// prefetch) against the engine's two passes through a strided view, bit for bit.
+    #[test]
+    fn fused_logsumexp_long_rows_match_the_engine() {
+        let (r, c) = (6, 5003);
+        let mut v: Vec<f32> = (0..r * (c + 1))
+            .map(|i| ((i * 7919) % 1013) as f32 * 0.05 - 30.0)
+            .collect();
+        v[3] = f32::NEG_INFINITY;
+        v[(c + 1) + 4000] = 150.0;
+        for x in &mut v[2 * (c + 1)..3 * (c + 1)] {
+            *x = f32::NEG_INFINITY;
+        }
+        v[3 * (c + 1) + 17] = f32::NAN;
+        let wide = Tensor::from_vec(v, [r, c + 1]).unwrap();
+        let f = wide.slice(s![.., 0..c]);
+        let a = f.to_owned();
+        let (x, y) = (
+            a.logsumexp_axes(&[1], false).unwrap().to_vec(),
+            f.logsumexp_axes(&[1], false).unwrap().to_vec(),
+        );
+        for (i, (p, q)) in x.iter().zip(&y).enumerate() {
+            // Miri perturbs the result of `ln` (and NaN payloads) nondeterministically,
+            // so there the two paths agree to a few ulp; natively, bit for bit.
+            let close = (p - q).abs() <= 4.0 * f32::EPSILON * p.abs() || (p.is_nan() && q.is_nan());
+            assert!(
+                p.to_bits() == q.to_bits() || (cfg!(miri) && close),
+                "row {i}: {p} vs {q}"
+            );
+        }
+        assert_eq!(x[2], f32::NEG_INFINITY);
+        assert!(x[3].is_nan());
+        // Against an f64 reference on a plain row.
+        let row: Vec<f64> = a.slice(s![4, ..]).to_vec().iter().map(|&v| v as f64).collect();
+        let m = row.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let want = row.iter().map(|v| (v - m).exp()).sum::<f64>().ln() + m;
+        assert!(
+            (x[4] as f64 - want).abs() < 1e-5 * want.abs().max(1.0),
+            "{} vs {want}",
+            x[4]
+        );
     }
 }

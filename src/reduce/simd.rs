@@ -18,11 +18,6 @@ pub(crate) fn fast_exp<T: crate::Float>(x: T) -> T {
 
 #[inline(always)]
 fn exp_f32(x: f32) -> f32 {
-    const LOG2E: f32 = std::f32::consts::LOG2_E;
-    const LN2_HI: f32 = 0.693_359_4;
-    const LN2_LO: f32 = -2.121_944_4e-4;
-    // Round to nearest by the 1.5·2²³ trick (|x·log2 e| < 2²²): no libm call.
-    const MAGIC: f32 = 12_582_912.0;
     // Not `clamp`: this form keeps NaN and vectorises without a libm call.
     #[allow(clippy::manual_clamp)]
     let xc = if x < -87.3 {
@@ -32,6 +27,38 @@ fn exp_f32(x: f32) -> f32 {
     } else {
         x
     };
+    let v = exp_core(xc);
+    if x < -87.3 {
+        0.0
+    } else if x > 88.7 {
+        f32::INFINITY
+    } else if x.is_nan() {
+        x
+    } else {
+        v
+    }
+}
+
+/// [`exp_f32`] for `x ≤ 0` or `x = −∞` (not NaN): the same bits with the upper clamp
+/// and the NaN test left out, two compare-and-selects fewer per element. `logsumexp`
+/// and softmax rows call it with `x − max(row)` when the maximum is finite.
+#[inline(always)]
+pub(crate) fn exp_nonpositive_f32(x: f32) -> f32 {
+    debug_assert!(x <= 0.0, "exp_nonpositive_f32 of {x}");
+    #[allow(clippy::manual_clamp)]
+    let xc = if x < -87.3 { -87.3 } else { x };
+    let v = exp_core(xc);
+    if x < -87.3 { 0.0 } else { v }
+}
+
+/// `exp(xc)` for `xc` in [−87.3, 88.7]: range reduction and the degree-6 polynomial.
+#[inline(always)]
+fn exp_core(xc: f32) -> f32 {
+    const LOG2E: f32 = std::f32::consts::LOG2_E;
+    const LN2_HI: f32 = 0.693_359_4;
+    const LN2_LO: f32 = -2.121_944_4e-4;
+    // Round to nearest by the 1.5·2²³ trick (|x·log2 e| < 2²²): no libm call.
+    const MAGIC: f32 = 12_582_912.0;
     let t = xc * LOG2E + MAGIC;
     let k = t - MAGIC;
     // The integer k from the same bits (no float-to-int conversion).
@@ -45,16 +72,7 @@ fn exp_f32(x: f32) -> f32 {
     let p = p * r + 0.5;
     let y = (p * r * r + r) + 1.0;
     let scale = f32::from_bits(((ki + 127) as u32) << 23);
-    let v = y * scale;
-    if x < -87.3 {
-        0.0
-    } else if x > 88.7 {
-        f32::INFINITY
-    } else if x.is_nan() {
-        x
-    } else {
-        v
-    }
+    y * scale
 }
 
 #[cfg(test)]
@@ -73,5 +91,30 @@ mod tests {
         assert_eq!(super::exp_f32(f32::INFINITY), f32::INFINITY);
         assert!(super::exp_f32(f32::NAN).is_nan());
         assert_eq!(super::exp_f32(0.0), 1.0);
+    }
+
+    /// The lean variant gives the bits of the full one on every non-positive input
+    /// (both clamp sides of −87.3, subnormal results, −0.0, −∞).
+    #[test]
+    fn exp_nonpositive_matches_exp() {
+        let mut xs = vec![
+            0.0f32,
+            -0.0,
+            -87.3,
+            -87.29999,
+            -87.30001,
+            -100.0,
+            f32::NEG_INFINITY,
+            -f32::MAX,
+        ];
+        let mut x = -90.0f32;
+        while x <= 0.0 {
+            xs.push(x);
+            x += 0.0731;
+        }
+        for x in xs {
+            let (a, b) = (super::exp_nonpositive_f32(x), super::exp_f32(x));
+            assert_eq!(a.to_bits(), b.to_bits(), "exp({x}): {a} vs {b}");
+        }
     }
 }
