@@ -72,6 +72,8 @@ pub(crate) fn par_tasks<I>(n: usize, init: impl Fn() -> I + Sync, f: impl Fn(&mu
         return;
     }
     let next = AtomicUsize::new(0);
+    // Helpers still running (spawned and not yet out of their loop).
+    let running = AtomicUsize::new(threads - 1);
     let work = || {
         let mut st = None;
         loop {
@@ -84,10 +86,36 @@ pub(crate) fn par_tasks<I>(n: usize, init: impl Fn() -> I + Sync, f: impl Fn(&mu
     };
     rayon::in_place_scope(|s| {
         for _ in 1..threads {
-            s.spawn(|_| work());
+            s.spawn(|_| {
+                work();
+                running.fetch_sub(1, Ordering::Release);
+            });
         }
         work();
+        // The caller, out of tasks, waits for the helpers' last tasks by spinning for a
+        // short while before the scope puts it to sleep: a sleep ends with a wake-up
+        // that costs tens of microseconds, a sizeable part of a layer at batch 1.
+        let spin = spin_limit();
+        if !spin.is_zero() {
+            let t0 = std::time::Instant::now();
+            while running.load(Ordering::Acquire) != 0 && t0.elapsed() < spin {
+                for _ in 0..64 {
+                    std::hint::spin_loop();
+                }
+            }
+        }
     });
+}
+
+/// How long [`par_tasks`]'s caller spins for the helpers' last tasks.
+fn spin_limit() -> std::time::Duration {
+    static V: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    std::time::Duration::from_micros(*V.get_or_init(|| {
+        std::env::var("FT_PAR_SPIN_US")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(100)
+    }))
 }
 
 /// `Err` unless every listed value is nonzero.
