@@ -95,28 +95,18 @@ pub(crate) fn par_tasks<I>(n: usize, init: impl Fn() -> I + Sync, f: impl Fn(&mu
         // The caller, out of tasks, waits for the helpers' last tasks by spinning for a
         // short while before the scope puts it to sleep: a sleep ends with a wake-up
         // that costs tens of microseconds, a sizeable part of a layer at batch 1.
-        let spin = spin_limit();
-        if !spin.is_zero() {
-            let t0 = std::time::Instant::now();
-            while running.load(Ordering::Acquire) != 0 && t0.elapsed() < spin {
-                for _ in 0..64 {
-                    std::hint::spin_loop();
-                }
+        let t0 = std::time::Instant::now();
+        while running.load(Ordering::Acquire) != 0 && t0.elapsed() < SPIN_LIMIT {
+            for _ in 0..64 {
+                std::hint::spin_loop();
             }
         }
     });
 }
 
-/// How long [`par_tasks`]'s caller spins for the helpers' last tasks.
-fn spin_limit() -> std::time::Duration {
-    static V: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    std::time::Duration::from_micros(*V.get_or_init(|| {
-        std::env::var("FT_PAR_SPIN_US")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(100)
-    }))
-}
+/// How long [`par_tasks`]'s caller spins for the helpers' last tasks: a few wake-up
+/// latencies of a sleeping thread (an operating-system cost, the same on every CPU).
+const SPIN_LIMIT: std::time::Duration = std::time::Duration::from_micros(100);
 
 /// `Err` unless every listed value is nonzero.
 pub(crate) fn check_nonzero(op: &'static str, what: &str, values: &[usize]) -> Result<()> {

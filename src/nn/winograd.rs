@@ -215,18 +215,7 @@ fn l2_bytes() -> Option<usize> {
 /// the weights of a chunk and its products), 1 MiB when the L2 is unknown. Read once.
 fn v_bytes() -> usize {
     static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *V.get_or_init(|| {
-        if let Some(v) = std::env::var("FT_WINO_VBYTES").ok().and_then(|s| s.parse().ok()) {
-            return v;
-        }
-        l2_bytes().map_or(V_BYTES_DEFAULT, |l2| (l2 / 2).clamp(256 << 10, 4 << 20))
-    })
-}
-
-/// Temporary measurement switch: the old split (transform over channels behind a barrier).
-fn old_split() -> bool {
-    static V: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *V.get_or_init(|| std::env::var("FT_WINO_OLDSPLIT").is_ok_and(|s| s == "1"))
+    *V.get_or_init(|| l2_bytes().map_or(V_BYTES_DEFAULT, |l2| (l2 / 2).clamp(256 << 10, 4 << 20)))
 }
 
 /// `conv2d` by Winograd on row-major `f32` buffers (`x` is `(N, C, H, W)`); returns
@@ -292,34 +281,6 @@ pub(crate) fn conv2d_winograd_with(
                 }
             },
         );
-    } else if old_split() {
-        let mut v = vec![0.0f32; v_len];
-        let mut block_runs = Vec::new();
-        let parts = (2 * threads).min(c);
-        let per = c.div_ceil(parts);
-        for b in 0..blocks {
-            let (t0, t1) = tiles(b);
-            runs(t0, t1, plan.th, plan.tw, &mut block_runs);
-            let vptr = SendPtr(v.as_mut_ptr());
-            par_tasks(
-                parts,
-                || (),
-                |_, p| {
-                    let cs = (p * per).min(c)..((p + 1) * per).min(c);
-                    let len = cs.len() * plan.cs;
-                    // SAFETY: channels `cs` own elements cs.start·plan.cs.. of `v` (C·plan.cs
-                    // long): disjoint between parts, and `v` is not otherwise used during
-                    // this loop.
-                    let vp = unsafe { std::slice::from_raw_parts_mut(vptr.get().add(cs.start * plan.cs), len) };
-                    ctx.transform_in(&block_runs, cs, vp);
-                },
-            );
-            par_tasks(
-                chunks,
-                || Scratch::new(0, m_len),
-                |s, ci| ctx.chunk(&block_runs, t1 - t0, ci, &v, &mut s.m[..m_len]),
-            );
-        }
     } else {
         // Tasks in block order; a thread transforms a block on its first chunk of it.
         par_tasks(
