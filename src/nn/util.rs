@@ -72,6 +72,8 @@ pub(crate) fn par_tasks<I>(n: usize, init: impl Fn() -> I + Sync, f: impl Fn(&mu
         return;
     }
     let next = AtomicUsize::new(0);
+    // Helpers still running (spawned and not yet out of their loop).
+    let running = AtomicUsize::new(threads - 1);
     let work = || {
         let mut st = None;
         loop {
@@ -84,11 +86,27 @@ pub(crate) fn par_tasks<I>(n: usize, init: impl Fn() -> I + Sync, f: impl Fn(&mu
     };
     rayon::in_place_scope(|s| {
         for _ in 1..threads {
-            s.spawn(|_| work());
+            s.spawn(|_| {
+                work();
+                running.fetch_sub(1, Ordering::Release);
+            });
         }
         work();
+        // The caller, out of tasks, waits for the helpers' last tasks by spinning for a
+        // short while before the scope puts it to sleep: a sleep ends with a wake-up
+        // that costs tens of microseconds, a sizeable part of a layer at batch 1.
+        let t0 = std::time::Instant::now();
+        while running.load(Ordering::Acquire) != 0 && t0.elapsed() < SPIN_LIMIT {
+            for _ in 0..64 {
+                std::hint::spin_loop();
+            }
+        }
     });
 }
+
+/// How long [`par_tasks`]'s caller spins for the helpers' last tasks: a few wake-up
+/// latencies of a sleeping thread (an operating-system cost, the same on every CPU).
+const SPIN_LIMIT: std::time::Duration = std::time::Duration::from_micros(100);
 
 /// `Err` unless every listed value is nonzero.
 pub(crate) fn check_nonzero(op: &'static str, what: &str, values: &[usize]) -> Result<()> {

@@ -9,9 +9,13 @@
 //! kernels as the direct convolution, with the input channels as taps — and the output
 //! transform, bias and epilogue finish the chunk's output while `M` is in L2.
 //!
-//! Work is split over threads by blocks when there are enough of them; otherwise each
-//! block's input transform is split over channels and its products over output-channel
-//! chunks.
+//! Work is split over threads by blocks when there are enough of them (a multiple of
+//! the thread count, so that no thread waits a block for the others); otherwise the
+//! tasks are (block, chunk of output channels) pairs, and each thread transforms a
+//! block's input into its own `V` on its first task of that block: the transform is
+//! repeated per thread (a few per cent of the products' work) instead of being split
+//! over channels behind a barrier, so a call is one parallel loop and each thread
+//! reads `V` from its own cache.
 
 use super::conv_block::{Level, MR, Offsets, Shape, Sweep, pack_weights};
 use super::epilogue::Epilogue;
@@ -21,8 +25,9 @@ use super::util::par_tasks;
 use super::winograd_transform::{Run, XI, input_run, output_run, runs, weight_transform};
 use crate::iter::SendPtr;
 
-/// Bytes of transformed input per block.
-const V_BYTES: usize = 1 << 20;
+/// Bytes of transformed input per block when the L2 size is unknown (half of a 2 MiB
+/// L2).
+const V_BYTES_DEFAULT: usize = 1 << 20;
 /// Bytes of products per chunk of output channels.
 const M_BYTES: usize = 1 << 18;
 
@@ -69,8 +74,13 @@ struct Plan {
     th: usize,
     tw: usize,
     total: usize,
-    /// Tiles per block (the last may have fewer) and the point-row stride of `V` and `M`.
-    tb: usize,
+    /// Blocks, whose boundaries are whole vectors of tiles (`unit`, the narrow block
+    /// width), `units` vectors in all split as evenly as they go: a block of 49 tiles
+    /// computes 64 (the 49th alone in a vector), one of 48 computes 48.
+    blocks: usize,
+    unit: usize,
+    units: usize,
+    /// The point-row stride of `V` and `M` (the largest block's computed width).
     vs: usize,
     /// The channel stride of `V`: its 16 point rows plus one cache line, so that the
     /// products, which read one vector per input channel, do not find every channel
@@ -82,12 +92,20 @@ struct Plan {
 }
 
 impl Plan {
-    fn new(g: &Geom, n: usize, c: usize, o: usize, level: Level, threads: usize) -> Self {
+    fn new(g: &Geom, n: usize, c: usize, o: usize, level: Level, threads: usize, v_bytes: usize) -> Self {
         let (th, tw) = (g.oh.div_ceil(2), g.ow.div_ceil(2));
         let total = n * th * tw;
-        let want = (V_BYTES / (XI * c * size_of::<f32>())).clamp(16, 512);
-        let blocks = total.div_ceil(want);
-        let tb = total.div_ceil(blocks);
+        let want = (v_bytes / (XI * c * size_of::<f32>())).clamp(16, 512);
+        let mut blocks = total.div_ceil(want);
+        if threads > 1 && blocks >= 2 * threads && blocks < 16 * threads {
+            // Whole rounds of blocks: 7 blocks on two threads leave one idle for an
+            // eighth of the call; 8 smaller ones do not.
+            blocks = blocks.next_multiple_of(threads).min(total);
+        }
+        let unit = level.narrow().width;
+        let units = total.div_ceil(unit);
+        let blocks = blocks.min(units);
+        let tb = (units.div_ceil(blocks) * unit).min(total);
         let vs = Sweep::new(level, tb).end();
         let group = level.narrow().panels;
         let panels = o.div_ceil(MR);
@@ -105,15 +123,19 @@ impl Plan {
             th,
             tw,
             total,
-            tb,
+            blocks,
+            unit,
+            units,
             vs,
             cs: XI * vs + 16,
             chunk_panels: chunk_panels.min(panels.next_multiple_of(group)),
         }
     }
 
-    fn blocks(&self) -> usize {
-        self.total.div_ceil(self.tb)
+    /// The tiles `t0..t1` of block `b`.
+    fn tiles(&self, b: usize) -> (usize, usize) {
+        let at = |b: usize| (b * self.units / self.blocks * self.unit).min(self.total);
+        (at(b), at(b + 1))
     }
 }
 
@@ -126,21 +148,74 @@ thread_local! {
 /// Buffers kept per thread up to this size.
 const KEEP_BYTES: usize = 8 << 20;
 
-/// Runs `f` with the thread's buffers grown to at least `v_len` and `m_len` elements
-/// (their contents are stale: callers write before they read).
-fn with_buffers<R>(v_len: usize, m_len: usize, f: impl FnOnce(&mut [f32], &mut [f32]) -> R) -> R {
-    let (mut v, mut m) = BUFFERS.take();
-    if v.len() < v_len {
-        v = vec![0.0; v_len];
+/// One thread's `V` and `M` for one call, taken from the thread's kept buffers (grown
+/// when short) and given back to them when dropped. Their contents are stale: callers
+/// write before they read.
+struct Scratch {
+    v: Vec<f32>,
+    m: Vec<f32>,
+    /// The block whose transformed input `v` holds, if any.
+    block: Option<usize>,
+    runs: Vec<Run>,
+}
+
+impl Scratch {
+    fn new(v_len: usize, m_len: usize) -> Self {
+        let (mut v, mut m) = BUFFERS.take();
+        if v.len() < v_len {
+            v = vec![0.0; v_len];
+        }
+        if m.len() < m_len {
+            m = vec![0.0; m_len];
+        }
+        Scratch {
+            v,
+            m,
+            block: None,
+            runs: Vec::new(),
+        }
     }
-    if m.len() < m_len {
-        m = vec![0.0; m_len];
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if (self.v.len() + self.m.len()) * size_of::<f32>() <= KEEP_BYTES {
+            BUFFERS.set((std::mem::take(&mut self.v), std::mem::take(&mut self.m)));
+        }
     }
-    let r = f(&mut v[..v_len], &mut m[..m_len]);
-    if (v.len() + m.len()) * size_of::<f32>() <= KEEP_BYTES {
-        BUFFERS.set((v, m));
+}
+
+/// The L2 cache of one core in bytes, from Linux's sysfs (`None` elsewhere or when
+/// unreadable).
+fn l2_bytes() -> Option<usize> {
+    #[cfg(all(target_os = "linux", not(miri)))]
+    {
+        for i in 0..8 {
+            let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
+            let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).ok();
+            if read("level")?.trim() != "2" {
+                continue;
+            }
+            let size = read("size")?;
+            let size = size.trim();
+            let (num, mult) = match size.strip_suffix('K') {
+                Some(k) => (k, 1 << 10),
+                None => match size.strip_suffix('M') {
+                    Some(m) => (m, 1 << 20),
+                    None => (size, 1),
+                },
+            };
+            return num.parse::<usize>().ok().map(|v| v * mult);
+        }
     }
-    r
+    None
+}
+
+/// Bytes of transformed input per block: half of the core's L2 (the other half holds
+/// the weights of a chunk and its products), 1 MiB when the L2 is unknown. Read once.
+fn v_bytes() -> usize {
+    static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *V.get_or_init(|| l2_bytes().map_or(V_BYTES_DEFAULT, |l2| (l2 / 2).clamp(256 << 10, 4 << 20)))
 }
 
 /// `conv2d` by Winograd on row-major `f32` buffers (`x` is `(N, C, H, W)`); returns
@@ -153,6 +228,19 @@ pub(crate) fn conv2d_winograd(
     level: Level,
     epi: &Epilogue<f32>,
 ) -> Vec<f32> {
+    conv2d_winograd_with(x, w, n, g, level, epi, v_bytes())
+}
+
+/// [`conv2d_winograd`] with `v_bytes` of transformed input per block.
+pub(crate) fn conv2d_winograd_with(
+    x: &[f32],
+    w: &WinogradWeights,
+    n: usize,
+    g: &Geom,
+    level: Level,
+    epi: &Epilogue<f32>,
+    v_bytes: usize,
+) -> Vec<f32> {
     let (o, c) = (w.o, w.c);
     debug_assert_eq!(c, g.cg);
     let positions = g.positions();
@@ -163,7 +251,7 @@ pub(crate) fn conv2d_winograd(
     // and every chunk stores all columns and rows of its channels' tiles.
     let mut out = crate::linalg::alloc::output_buffer::<f32>(n * o * positions);
     let threads = crate::threads::num_threads();
-    let plan = Plan::new(g, n, c, o, level, threads);
+    let plan = Plan::new(g, n, c, o, level, threads, v_bytes);
     let chunks = o.div_ceil(MR).div_ceil(plan.chunk_panels);
     let v_len = c * plan.cs;
     // (A vector of slack: the output transform reads whole vectors.)
@@ -178,46 +266,37 @@ pub(crate) fn conv2d_winograd(
         out: SendPtr(out.as_mut_ptr()),
         out_len: out.capacity(),
     };
-    let blocks = plan.blocks();
+    let blocks = plan.blocks;
+    let tiles = |b: usize| plan.tiles(b);
     if threads == 1 || blocks >= 2 * threads {
-        par_tasks(blocks, Vec::new, |block_runs, b| {
-            let (t0, t1) = (b * plan.tb, ((b + 1) * plan.tb).min(plan.total));
-            runs(t0, t1, plan.th, plan.tw, block_runs);
-            with_buffers(v_len, m_len, |v, m| {
-                ctx.transform_in(block_runs, 0..c, v);
+        par_tasks(
+            blocks,
+            || Scratch::new(v_len, m_len),
+            |s, b| {
+                let (t0, t1) = tiles(b);
+                runs(t0, t1, plan.th, plan.tw, &mut s.runs);
+                ctx.transform_in(&s.runs, 0..c, &mut s.v[..v_len]);
                 for ci in 0..chunks {
-                    ctx.chunk(block_runs, t1 - t0, ci, v, m);
+                    ctx.chunk(&s.runs, t1 - t0, ci, &s.v[..v_len], &mut s.m[..m_len]);
                 }
-            });
-        });
+            },
+        );
     } else {
-        let mut v = vec![0.0f32; v_len];
-        let mut block_runs = Vec::new();
-        let parts = (2 * threads).min(c);
-        let per = c.div_ceil(parts);
-        for b in 0..blocks {
-            let (t0, t1) = (b * plan.tb, ((b + 1) * plan.tb).min(plan.total));
-            runs(t0, t1, plan.th, plan.tw, &mut block_runs);
-            let vptr = SendPtr(v.as_mut_ptr());
-            par_tasks(
-                parts,
-                || (),
-                |_, p| {
-                    let cs = (p * per).min(c)..((p + 1) * per).min(c);
-                    let len = cs.len() * plan.cs;
-                    // SAFETY: channels `cs` own elements cs.start·plan.cs.. of `v` (C·plan.cs
-                    // long): disjoint between parts, and `v` is not otherwise used during
-                    // this loop.
-                    let vp = unsafe { std::slice::from_raw_parts_mut(vptr.get().add(cs.start * plan.cs), len) };
-                    ctx.transform_in(&block_runs, cs, vp);
-                },
-            );
-            par_tasks(
-                chunks,
-                || (),
-                |_, ci| with_buffers(0, m_len, |_, m| ctx.chunk(&block_runs, t1 - t0, ci, &v, m)),
-            );
-        }
+        // Tasks in block order; a thread transforms a block on its first chunk of it.
+        par_tasks(
+            blocks * chunks,
+            || Scratch::new(v_len, m_len),
+            |s, t| {
+                let (b, ci) = (t / chunks, t % chunks);
+                let (t0, t1) = tiles(b);
+                if s.block != Some(b) {
+                    runs(t0, t1, plan.th, plan.tw, &mut s.runs);
+                    ctx.transform_in(&s.runs, 0..c, &mut s.v[..v_len]);
+                    s.block = Some(b);
+                }
+                ctx.chunk(&s.runs, t1 - t0, ci, &s.v[..v_len], &mut s.m[..m_len]);
+            },
+        );
     }
     // SAFETY: the capacity is n·o·positions, every element written (see above).
     unsafe { out.set_len(n * o * positions) };

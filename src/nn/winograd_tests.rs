@@ -5,9 +5,22 @@
 use super::conv_block::Level;
 use super::conv_direct_tests::{Case, data, geom, naive};
 use super::epilogue::{Activation, Epilogue};
-use super::winograd::{WinogradWeights, conv2d_winograd};
+use super::winograd::{WinogradWeights, conv2d_winograd, conv2d_winograd_with};
 
 fn check(n: usize, o: usize, case: Case, with_bias: bool, epi_act: Activation, residual: bool) {
+    check_with(n, o, case, with_bias, epi_act, residual, None);
+}
+
+/// [`check`] with `v_bytes` of transformed input per block (the default when `None`).
+fn check_with(
+    n: usize,
+    o: usize,
+    case: Case,
+    with_bias: bool,
+    epi_act: Activation,
+    residual: bool,
+    v_bytes: Option<usize>,
+) {
     let g = geom(case);
     let c = g.cg;
     let x = data(n * c * g.h * g.w, 1);
@@ -35,7 +48,10 @@ fn check(n: usize, o: usize, case: Case, with_bias: bool, epi_act: Activation, r
     };
     for level in levels {
         for &threads in if cfg!(miri) { &[1][..] } else { &[1, 2] } {
-            let got = crate::with_num_threads(threads, || conv2d_winograd(&x, &ww, n, &g, level, &epi));
+            let got = crate::with_num_threads(threads, || match v_bytes {
+                Some(vb) => conv2d_winograd_with(&x, &ww, n, &g, level, &epi, vb),
+                None => conv2d_winograd(&x, &ww, n, &g, level, &epi),
+            });
             assert_eq!(got.len(), want.len());
             let scale = want.iter().fold(1.0f64, |m, v| m.max(v.abs()));
             for (i, (&a, &e)) in got.iter().zip(&want).enumerate() {
@@ -91,6 +107,25 @@ fn many_blocks_chunks_and_the_epilogue() {
         Activation::Relu,
         true,
     );
+}
+
+#[test]
+fn uneven_blocks_on_both_thread_splits() {
+    // 2 images of 13×11 outputs: 2·7·6 = 84 tiles, 16 channels (1 KiB of `V` per tile).
+    // 16 KiB blocks: 6 blocks (whole vectors of tiles, the last partial; on two threads
+    // split by blocks); 32 KiB: 3 blocks (on two threads split into (block, chunk)
+    // tasks, each thread transforming the blocks it meets); 48 KiB: 2 blocks.
+    for vb in [16 << 10, 32 << 10, 48 << 10] {
+        check_with(
+            2,
+            40,
+            (16, 13, 11, 3, 3, [1, 1], [1, 1], [1, 1]),
+            true,
+            Activation::Relu,
+            true,
+            Some(vb),
+        );
+    }
 }
 
 #[test]
