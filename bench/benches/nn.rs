@@ -199,7 +199,7 @@ fn head_cases(t: &mut Table, rng: &mut rand::rngs::StdRng) {
     const POOL: &str = "resnet maxpool3x3/2 64@112 b8";
     let any_head = NAMES.iter().any(|n| selected(n));
     let pool_into = selected(&format!("{POOL} into"));
-    if !any_head && !pool_into {
+    if !any_head && !pool_into && !selected("pool3d") {
         return;
     }
     let threads: Vec<usize> = (1..=2)

@@ -167,6 +167,32 @@ def head(threads):
         m, yshape = model(8, 64, None, 112, 2)
         for t in threads:
             print(f"{pool}@t{t}\t{time_bound(m, [8, 64, 112, 112], yshape, t)}", flush=True)
+    pool3d(threads)
+
+
+def pool3d_model(kind):
+    """MaxPool or AveragePool 3×3×3 / 2, pad 1 (count_include_pad as PyTorch's default)
+    on (2, 32, 16, 56, 56)."""
+    from onnx import TensorProto, helper
+
+    extra = {"count_include_pad": 1} if kind == "AveragePool" else {}
+    node = helper.make_node(kind, ["x"], ["y"], kernel_shape=[3] * 3, strides=[2] * 3, pads=[1] * 6, **extra)
+    xshape, yshape = [2, 32, 16, 56, 56], [2, 32, 8, 28, 28]
+    graph = helper.make_graph(
+        [node],
+        "pool3d",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, xshape)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, yshape)],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), xshape, yshape
+
+
+def pool3d(threads):
+    for name, kind in (("pool3d max 3/2 32@16x56", "MaxPool"), ("pool3d avg 3/2 32@16x56", "AveragePool")):
+        if selected(name) or selected(name.replace("max ", "max with indices ")):
+            m, xshape, yshape = pool3d_model(kind)
+            for t in threads:
+                print(f"{name}@t{t}\t{time_bound(m, xshape, yshape, t)}", flush=True)
 
 
 if sys.argv[1:2] == ["head"]:
