@@ -288,6 +288,64 @@ fn head_cases(t: &mut Table, rng: &mut rand::rngs::StdRng) {
             );
         }
     }
+    pool3d_cases(t, rng, &threads, &ort);
+}
+
+/// 3-D max and average pooling 3×3×3 / 2, pad 1, on (2, 32, 16, 56, 56) against ONNX
+/// Runtime's MaxPool / AveragePool (the `head` block of `nn_ort.py`), and
+/// `max_pool3d_with_indices` (the scalar window kernel, which `max_pool3d` ran before it
+/// became a depth reduction plus the 2-D kernel).
+fn pool3d_cases(
+    t: &mut Table,
+    rng: &mut rand::rngs::StdRng,
+    threads: &[usize],
+    ort: &std::collections::BTreeMap<String, f64>,
+) {
+    const NAMES: [&str; 3] = [
+        "pool3d max 3/2 32@16x56",
+        "pool3d avg 3/2 32@16x56",
+        "pool3d max with indices 3/2 32@16x56",
+    ];
+    if !NAMES.iter().any(|n| selected(n)) {
+        return;
+    }
+    let x = Tensor::<f32, _>::randn([2, 32, 16, 56, 56], rng);
+    let ma = nn::MaxPool3dArgs {
+        stride: [2; 3],
+        padding: [1; 3],
+        ..nn::MaxPool3dArgs::new([3; 3])
+    };
+    let aa = nn::AvgPool3dArgs {
+        stride: [2; 3],
+        padding: [1; 3],
+        ..nn::AvgPool3dArgs::new([3; 3])
+    };
+    let max = || {
+        std::hint::black_box(nn::max_pool3d(&x, &ma).unwrap());
+    };
+    let avg = || {
+        std::hint::black_box(nn::avg_pool3d(&x, &aa).unwrap());
+    };
+    let with_indices = || {
+        std::hint::black_box(nn::max_pool3d_with_indices(&x, &ma).unwrap());
+    };
+    let fs: [&(dyn Fn() + Sync); 3] = [&max, &avg, &with_indices];
+    for &n in threads {
+        for (name, f) in NAMES.into_iter().zip(fs) {
+            if !selected(name) {
+                continue;
+            }
+            let ours = ferrotensor::with_num_threads(n, || time_median(1.0, f));
+            let key = format!("{}@t{n}", name.replace(" with indices", ""));
+            let bytes = 4.0 * (2 * 32) as f64 * (16.0 * 56.0 * 56.0 + 8.0 * 28.0 * 28.0);
+            t.add(
+                &format!("{name}, {n} thr"),
+                ours,
+                vec![("onnxruntime", ort.get(&key).copied())],
+                format!("{:.1} GB/s (read + write)", bytes / ours / 1e9),
+            );
+        }
+    }
 }
 
 /// ResNet-18's layers alone, against ONNX Runtime (`bench/py/nn_ort.py`, one node each,

@@ -190,7 +190,8 @@ mod tests {
     /// dilation, ceil-mode-like edges and NaN, f32 and f64, every level.
     #[test]
     fn depth_then_plane_equals_the_window_kernel() {
-        let geoms: &[([usize; 3], [usize; 3], [usize; 3], [usize; 3], [usize; 3])] = &[
+        type Axes = [usize; 3];
+        let geoms: &[(Axes, Axes, Axes, Axes, Axes)] = &[
             // input, kernel, stride, padding, dilation
             ([3, 5, 6], [2, 2, 2], [1, 2, 2], [1, 1, 0], [1, 1, 1]),
             ([4, 7, 9], [3, 3, 3], [2, 2, 1], [1, 1, 1], [1, 1, 1]),
