@@ -41,6 +41,7 @@ mod nn_breadth_conv;
 mod nn_breadth_layers;
 mod nn_conv;
 mod nn_golden;
+mod nn_head;
 mod nn_ops;
 mod operators;
 mod ownership;

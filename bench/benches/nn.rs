@@ -177,6 +177,176 @@ fn main() {
     resnet_cases(&mut r, &mut rng);
     resnet_strided_cases(&mut r, &mut rng);
     r.print("nn, ResNet-18 layers against ONNX Runtime, f32 (threads per row)");
+    let mut h = Table::default();
+    head_cases(&mut h, &mut rng);
+    h.print("nn, ResNet-18 head and a pool into a bound output against ONNX Runtime, f32 (threads per row)");
+}
+
+/// ResNet-18's head at batch 1 and 8 against ONNX Runtime (`bench/py/nn_ort.py`'s
+/// `head` block, single-node models, output bound once): the global average pool of
+/// (N, 512, 7, 7), the fully connected 512 → 1000 layer with bias (a prepared
+/// [`nn::Linear`] against ONNX Runtime's Gemm), both as the `resnet` example runs them
+/// (pool, flatten, fc), and the fc through the GEMM path (a weight view that is not
+/// row-major, which the few-rows kernel does not take) for comparison. Then the stem's
+/// 3×3/2 max pool at batch 8 written by [`nn::max_pool2d_into`] into one output kept
+/// across calls, as ONNX Runtime's bound output is, next to the allocating form.
+fn head_cases(t: &mut Table, rng: &mut rand::rngs::StdRng) {
+    const NAMES: [&str; 4] = [
+        "head gap 512@7",
+        "head fc 512->1000",
+        "head gap+fc",
+        "head fc gemm path",
+    ];
+    const POOL: &str = "resnet maxpool3x3/2 64@112 b8";
+    let any_head = NAMES.iter().any(|n| selected(n));
+    let pool_into = selected(&format!("{POOL} into"));
+    if !any_head && !pool_into && !selected("pool3d") {
+        return;
+    }
+    let threads: Vec<usize> = (1..=2)
+        .filter(|&n| n <= rayon::current_num_threads())
+        .collect();
+    let mut args: Vec<String> = vec!["head".into()];
+    args.extend(threads.iter().map(|n| n.to_string()));
+    let ort = py_times("nn_ort.py", &args);
+    let med = |n: usize, f: &dyn Fn()| ferrotensor::with_num_threads(n, || time_median(1.0, f));
+    let w = Tensor::<f32, _>::randn([1000, 512], rng) * 0.05;
+    let bias = Tensor::<f32, _>::randn([1000], rng);
+    let fc = nn::Linear::new(&w, Some(&bias)).unwrap();
+    let w_cols = w.t().to_owned();
+    for b in [1usize, 8] {
+        let x = Tensor::<f32, _>::randn([b, 512, 7, 7], rng);
+        let flat = Tensor::<f32, _>::randn([b, 512], rng);
+        for &n in &threads {
+            for name in NAMES {
+                if !selected(name) {
+                    continue;
+                }
+                let ours = match name {
+                    "head gap 512@7" => med(n, &|| {
+                        std::hint::black_box(nn::global_avg_pool2d(&x).unwrap());
+                    }),
+                    "head fc 512->1000" => med(n, &|| {
+                        std::hint::black_box(fc.forward(&flat).unwrap());
+                    }),
+                    "head gap+fc" => med(n, &|| {
+                        let p = nn::global_avg_pool2d(&x).unwrap();
+                        std::hint::black_box(fc.forward(&nn::flatten(&p, 1).unwrap()).unwrap());
+                    }),
+                    _ => med(n, &|| {
+                        std::hint::black_box(nn::linear(&flat, &w_cols.t(), Some(&bias)).unwrap());
+                    }),
+                };
+                let key = format!("{} b{b}@t{n}", name.replace(" gemm path", ""));
+                let note = match name {
+                    "head gap 512@7" => {
+                        format!("{:.1} GB/s read", 4.0 * (b * 512 * 49) as f64 / ours / 1e9)
+                    }
+                    _ => format!(
+                        "{:.1} GB/s of weight",
+                        4.0 * (512 * 1000) as f64 / ours / 1e9
+                    ),
+                };
+                t.add(
+                    &format!("{name} b{b}, {n} thr"),
+                    ours,
+                    vec![("onnxruntime", ort.get(&key).copied())],
+                    note,
+                );
+            }
+        }
+    }
+    if pool_into {
+        let x = Tensor::<f32, _>::randn([8, 64, 112, 112], rng);
+        let args = nn::MaxPool2dArgs {
+            stride: [2, 2],
+            padding: [1, 1],
+            ..nn::MaxPool2dArgs::new([3, 3])
+        };
+        let mut out = Tensor::<f32, _>::zeros([8, 64, 56, 56]);
+        for &n in &threads {
+            let peer = ort.get(&format!("{POOL}@t{n}")).copied();
+            let ours = ferrotensor::with_num_threads(n, || {
+                time_median(1.0, || {
+                    nn::max_pool2d_into(&x, &args, &mut out).unwrap();
+                    std::hint::black_box(&out);
+                })
+            });
+            t.add(
+                &format!("{POOL} into, {n} thr"),
+                ours,
+                vec![("onnxruntime", peer)],
+                "one output kept".into(),
+            );
+            let alloc = med(n, &|| {
+                std::hint::black_box(nn::max_pool2d_with(&x, &args).unwrap());
+            });
+            t.add(
+                &format!("{POOL} allocating, {n} thr"),
+                alloc,
+                vec![("onnxruntime", peer)],
+                "a new output per call".into(),
+            );
+        }
+    }
+    pool3d_cases(t, rng, &threads, &ort);
+}
+
+/// 3-D max and average pooling 3×3×3 / 2, pad 1, on (2, 32, 16, 56, 56) against ONNX
+/// Runtime's MaxPool / AveragePool (the `head` block of `nn_ort.py`), and
+/// `max_pool3d_with_indices` (the scalar window kernel, which `max_pool3d` ran before it
+/// became a depth reduction plus the 2-D kernel).
+fn pool3d_cases(
+    t: &mut Table,
+    rng: &mut rand::rngs::StdRng,
+    threads: &[usize],
+    ort: &std::collections::BTreeMap<String, f64>,
+) {
+    const NAMES: [&str; 3] = [
+        "pool3d max 3/2 32@16x56",
+        "pool3d avg 3/2 32@16x56",
+        "pool3d max with indices 3/2 32@16x56",
+    ];
+    if !NAMES.iter().any(|n| selected(n)) {
+        return;
+    }
+    let x = Tensor::<f32, _>::randn([2, 32, 16, 56, 56], rng);
+    let ma = nn::MaxPool3dArgs {
+        stride: [2; 3],
+        padding: [1; 3],
+        ..nn::MaxPool3dArgs::new([3; 3])
+    };
+    let aa = nn::AvgPool3dArgs {
+        stride: [2; 3],
+        padding: [1; 3],
+        ..nn::AvgPool3dArgs::new([3; 3])
+    };
+    let max = || {
+        std::hint::black_box(nn::max_pool3d(&x, &ma).unwrap());
+    };
+    let avg = || {
+        std::hint::black_box(nn::avg_pool3d(&x, &aa).unwrap());
+    };
+    let with_indices = || {
+        std::hint::black_box(nn::max_pool3d_with_indices(&x, &ma).unwrap());
+    };
+    let fs: [&(dyn Fn() + Sync); 3] = [&max, &avg, &with_indices];
+    for &n in threads {
+        for (name, f) in NAMES.into_iter().zip(fs) {
+            if !selected(name) {
+                continue;
+            }
+            let ours = ferrotensor::with_num_threads(n, || time_median(1.0, f));
+            let key = format!("{}@t{n}", name.replace(" with indices", ""));
+            let bytes = 4.0 * (2 * 32) as f64 * (16.0 * 56.0 * 56.0 + 8.0 * 28.0 * 28.0);
+            t.add(
+                &format!("{name}, {n} thr"),
+                ours,
+                vec![("onnxruntime", ort.get(&key).copied())],
+                format!("{:.1} GB/s (read + write)", bytes / ours / 1e9),
+            );
+        }
+    }
 }
 
 /// ResNet-18's layers alone, against ONNX Runtime (`bench/py/nn_ort.py`, one node each,

@@ -92,6 +92,8 @@ fn run<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem = T>, D2
         rs: ws[1],
         cs: ws[0],
     };
+    // A row-major weight is what the few-rows kernel reads in place.
+    let wrows = weight.as_slice();
     let out: Vec<T> = if let Some(x32) = cast_slice::<T, f32>(&xs) {
         let c = |s: &[T]| cast_slice::<T, f32>(s).expect("T is f32").to_vec();
         let (b, r) = (bias.map(c), residual.map(c));
@@ -99,8 +101,9 @@ fn run<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem = T>, D2
             residual: r.as_deref(),
             act,
         };
+        let w32 = wrows.map(|w| cast_slice::<T, f32>(w).expect("T is f32"));
         // SAFETY: as said above; T is f32.
-        let out = unsafe { product(x32, wt.cast(), b.as_deref(), m, o, i, &epi) };
+        let out = unsafe { product(x32, wt.cast(), w32, b.as_deref(), m, o, i, &epi) };
         cast_vec(out).unwrap_or_else(|_| unreachable!("T is f32"))
     } else if let Some(x64) = cast_slice::<T, f64>(&xs) {
         let c = |s: &[T]| cast_slice::<T, f64>(s).expect("T is f64").to_vec();
@@ -109,8 +112,9 @@ fn run<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem = T>, D2
             residual: r.as_deref(),
             act,
         };
+        let w64 = wrows.map(|w| cast_slice::<T, f64>(w).expect("T is f64"));
         // SAFETY: as said above; T is f64.
-        let out = unsafe { product(x64, wt.cast(), b.as_deref(), m, o, i, &epi) };
+        let out = unsafe { product(x64, wt.cast(), w64, b.as_deref(), m, o, i, &epi) };
         cast_vec(out).unwrap_or_else(|_| unreachable!("T is f64"))
     } else {
         // f16/bf16 through f32: one rounding of the finished output.
@@ -122,7 +126,7 @@ fn run<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem = T>, D2
             act,
         };
         // SAFETY: `wt` is the transpose of the row-major o × i copy `w32`.
-        from_f32(&unsafe { product(&to_f32(&xs), wt, b.as_deref(), m, o, i, &epi) })
+        from_f32(&unsafe { product(&to_f32(&xs), wt, Some(&w32), b.as_deref(), m, o, i, &epi) })
     };
     owned_dim(out, &out_shape)
 }
@@ -131,14 +135,19 @@ fn run<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem = T>, D2
 const BLOCK_BYTES: usize = 1 << 19;
 
 /// `act(bias + xs @ wt + residual)` for the row-major `m × i` input `xs` and the `i × o`
-/// weight `wt`, as a row-major `m × o` vector: per block of rows, one GEMM accumulating
-/// onto the bias rows, then the epilogue on the block.
+/// weight `wt`, as a row-major `m × o` vector: for at most
+/// [`SMALL_ROWS`](super::linear_small::SMALL_ROWS) rows and a row-major weight `wrows`
+/// (`o × i`, the same matrix as `wt`) the dot-product kernel of
+/// [`super::linear_small`], which reads the weight in place; otherwise per block of rows
+/// one GEMM accumulating onto the bias rows. Then the epilogue on each block.
 ///
 /// # Safety
 /// `wt` is readable at every `(c, r)`, `c < i`, `r < o`.
+#[allow(clippy::too_many_arguments)]
 unsafe fn product<F: ActFloat + Num>(
     xs: &[F],
     wt: MatRef<F>,
+    wrows: Option<&[F]>,
     bias: Option<&[F]>,
     m: usize,
     o: usize,
@@ -147,6 +156,12 @@ unsafe fn product<F: ActFloat + Num>(
 ) -> Vec<F> {
     let mut out = vec![F::zero(); m * o];
     if m == 0 || o == 0 {
+        return out;
+    }
+    if let Some(w) = wrows.filter(|_| m <= super::linear_small::SMALL_ROWS)
+        && super::linear_small::product(xs, w, bias, m, o, i, &mut out)
+    {
+        epi.apply(&mut out, 0);
         return out;
     }
     if let Some(b) = bias {

@@ -11,7 +11,7 @@
 //! |---|---|
 //! | normalisation | [`softmax`], [`log_softmax`], [`layer_norm`], [`rms_norm`], [`batch_norm`] |
 //! | linear and convolution | [`linear`], [`conv1d`], [`conv2d`], [`conv_transpose2d`] |
-//! | pooling and resizing | [`max_pool2d`], [`avg_pool2d`], [`adaptive_avg_pool2d`], [`upsample_nearest2d`], [`upsample_bilinear2d`] |
+//! | pooling and resizing | [`max_pool2d`], [`avg_pool2d`] (and `_into` a caller-owned output), [`adaptive_avg_pool2d`], [`upsample_nearest2d`], [`upsample_bilinear2d`] |
 //! | 1-D and 3-D convolution, transposed | [`conv3d`], [`conv_transpose1d`], [`conv_transpose3d`] |
 //! | 1-D and 3-D pooling | [`max_pool1d`], [`max_pool3d`] (and `_with_indices`), [`avg_pool1d`], [`avg_pool3d`] |
 //! | adaptive pooling | [`adaptive_avg_pool1d`], [`adaptive_avg_pool3d`], [`adaptive_max_pool1d`], [`adaptive_max_pool2d`], [`adaptive_max_pool3d`] |
@@ -69,16 +69,19 @@ mod group_norm;
 mod im2col;
 mod interpolate;
 mod linear;
+mod linear_small;
 mod norm;
 mod norm_layer;
 mod param;
 mod pool;
 mod pool1d;
 mod pool3d;
+mod pool3d_kernel;
 mod pool_adaptive;
 mod pool_adaptive_nd;
 mod pool_geom;
 mod pool_indices;
+mod pool_into;
 mod pool_kernel;
 #[cfg(test)]
 mod pool_kernel_tests;
@@ -123,6 +126,7 @@ pub use pool_adaptive_nd::{
 };
 pub(crate) use pool_geom::{PoolGeom, Window as PoolWindow};
 pub use pool_indices::{max_pool2d_with_indices, max_unpool2d};
+pub use pool_into::{avg_pool2d_into, max_pool2d_into};
 pub use pool1d::{AvgPool1dArgs, MaxPool1dArgs, avg_pool1d, max_pool1d, max_pool1d_with_indices};
 pub use pool3d::{AvgPool3dArgs, MaxPool3dArgs, avg_pool3d, max_pool3d, max_pool3d_with_indices};
 pub use softmax::{log_softmax, softmax};

@@ -221,16 +221,26 @@ fn avg_pool<T: Float, S: Storage<Elem = T>, D: Dimension>(
     x: &TensorBase<S, D>,
     a: &AvgPool2dArgs,
 ) -> Result<Tensor<T, D>> {
-    let window = Window {
-        k: a.kernel,
-        s: a.stride,
-        p: a.padding,
-        d: [1, 1],
-        ceil: a.ceil_mode,
-    };
-    let reduce = Reduce::Avg {
-        count_include_pad: a.count_include_pad,
-        divisor: a.divisor_override,
-    };
-    pool(op, x, &window, reduce)
+    pool(op, x, &a.window(), a.reduce())
+}
+
+impl AvgPool2dArgs {
+    /// The window as the shared geometry check takes it.
+    pub(crate) fn window(&self) -> Window<2> {
+        Window {
+            k: self.kernel,
+            s: self.stride,
+            p: self.padding,
+            d: [1, 1],
+            ceil: self.ceil_mode,
+        }
+    }
+
+    /// The reduction the kernels run.
+    pub(crate) fn reduce(&self) -> Reduce {
+        Reduce::Avg {
+            count_include_pad: self.count_include_pad,
+            divisor: self.divisor_override,
+        }
+    }
 }

@@ -1,8 +1,11 @@
 //! 3-D max and average pooling over `(N, C, D, H, W)` tensors (PyTorch's `max_pool3d`,
-//! `avg_pool3d`), run by the window kernel of [`super::pool_nd`].
+//! `avg_pool3d`): without indices by the depth-then-plane kernel of
+//! [`super::pool3d_kernel`], with indices by the window kernel of [`super::pool_nd`].
 
 use super::pool_geom::{PoolGeom, Window};
-use super::pool_nd::{Taps, average, max_with_indices};
+use super::pool_kernel::Reduce;
+use super::pool_nd::{Taps, max_with_indices};
+use super::pool3d_kernel::pool3d_planes;
 use super::util::{contiguous, owned_dim};
 use crate::element::Float;
 use crate::error::{Error, Result};
@@ -42,6 +45,17 @@ impl MaxPool3dArgs {
             padding: [0; 3],
             dilation: [1; 3],
             ceil_mode: false,
+        }
+    }
+
+    /// The window as the shared geometry check takes it.
+    fn window(&self) -> Window<3> {
+        Window {
+            k: self.kernel,
+            s: self.stride,
+            p: self.padding,
+            d: self.dilation,
+            ceil: self.ceil_mode,
         }
     }
 }
@@ -106,7 +120,9 @@ pub fn max_pool3d<T: Float, S: Storage<Elem = T>, D: Dimension>(
     x: &TensorBase<S, D>,
     args: &MaxPool3dArgs,
 ) -> Result<Tensor<T, D>> {
-    Ok(max3d("max_pool3d", x, args)?.0)
+    let (planes, g) = PoolGeom::<3>::check("max_pool3d", x.shape(), &args.window())?;
+    let out = pool3d_planes(&contiguous(x), planes, &g, Reduce::Max);
+    Ok(owned_dim(out, &out_shape(x.shape(), &g)))
 }
 
 /// [`max_pool3d`] that also returns the flat position `(d·H + h)·W + w` of each maximum
@@ -136,14 +152,7 @@ fn max3d<T: Float, S: Storage<Elem = T>, D: Dimension>(
     x: &TensorBase<S, D>,
     a: &MaxPool3dArgs,
 ) -> Result<(Tensor<T, D>, Tensor<i64, D>)> {
-    let window = Window {
-        k: a.kernel,
-        s: a.stride,
-        p: a.padding,
-        d: a.dilation,
-        ceil: a.ceil_mode,
-    };
-    let (planes, g) = PoolGeom::<3>::check(op, x.shape(), &window)?;
+    let (planes, g) = PoolGeom::<3>::check(op, x.shape(), &a.window())?;
     let (vals, idx) = max_with_indices(&contiguous(x), planes, &Taps::window(&g, true));
     let shape = out_shape(x.shape(), &g);
     Ok((owned_dim(vals, &shape), owned_dim(idx, &shape)))
@@ -179,7 +188,10 @@ pub fn avg_pool3d<T: Float, S: Storage<Elem = T>, D: Dimension>(
     if args.divisor_override == Some(0) {
         return Err(Error::value(OP, "divisor_override must be nonzero"));
     }
-    let taps = Taps::window(&g, args.count_include_pad);
-    let out = average(&contiguous(x), planes, &taps, args.divisor_override);
+    let r = Reduce::Avg {
+        count_include_pad: args.count_include_pad,
+        divisor: args.divisor_override,
+    };
+    let out = pool3d_planes(&contiguous(x), planes, &g, r);
     Ok(owned_dim(out, &out_shape(x.shape(), &g)))
 }

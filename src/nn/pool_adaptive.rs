@@ -67,6 +67,9 @@ fn adaptive<T: Float, S: Storage<Elem = T>, D: Dimension>(
         ));
     }
     let data = contiguous(x);
+    if oh == 1 && ow == 1 {
+        return Ok(owned_dim(global_planes(&data, n * c, h * w), &[n, c, 1, 1]));
+    }
     let g = Bands::new(h, w, oh, ow);
     let out: Vec<T> = if let Some(x32) = cast_slice::<T, f32>(&data) {
         cast_vec(adaptive_f32(x32, n * c, &g)).unwrap_or_else(|_| unreachable!("T is f32"))
@@ -78,6 +81,91 @@ fn adaptive<T: Float, S: Storage<Elem = T>, D: Dimension>(
         from_f32(&adaptive_f32(&to_f32(&data), n * c, &g))
     };
     Ok(owned_dim(out, &[n, c, oh, ow]))
+}
+
+/// The mean of each of `planes` contiguous planes of `hw` elements.
+fn global_planes<T: Float>(x: &[T], planes: usize, hw: usize) -> Vec<T> {
+    if let Some(x32) = cast_slice::<T, f32>(x) {
+        return cast_vec(global_f32(x32, planes, hw)).unwrap_or_else(|_| unreachable!("T is f32"));
+    }
+    if let Some(x64) = cast_slice::<T, f64>(x) {
+        // SAFETY: plain Rust.
+        let out = run_global(x64, planes, hw, |x, o| unsafe { means::<Scalar<f64>>(x, hw, o) });
+        return cast_vec(out).unwrap_or_else(|_| unreachable!("T is f64"));
+    }
+    from_f32(&global_f32(&to_f32(x), planes, hw))
+}
+
+fn global_f32(x: &[f32], planes: usize, hw: usize) -> Vec<f32> {
+    match Level::detect() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX-512F was detected.
+        Level::Avx512 => run_global(x, planes, hw, |x, o| unsafe { x86::means512(x, hw, o) }),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 and FMA were detected.
+        Level::Avx2 => run_global(x, planes, hw, |x, o| unsafe { x86::means256(x, hw, o) }),
+        // SAFETY: plain Rust.
+        Level::Portable => run_global(x, planes, hw, |x, o| unsafe { means::<Scalar<f32>>(x, hw, o) }),
+    }
+}
+
+/// Runs `f` on runs of whole planes in parallel: at least 16K input elements per task
+/// (one 7×7 plane is far too little work to be worth taking a task from a shared
+/// counter), at most four tasks per thread.
+fn run_global<E: Float>(x: &[E], planes: usize, hw: usize, f: impl Fn(&[E], &mut [E]) + Sync) -> Vec<E> {
+    let mut out = vec![E::zero(); planes];
+    if planes == 0 || hw == 0 {
+        return out;
+    }
+    let tasks = (planes * hw / (1 << 14)).clamp(1, 4 * crate::threads::num_threads());
+    let per = planes.div_ceil(tasks);
+    let optr = SendPtr(out.as_mut_ptr());
+    par_tasks(
+        planes.div_ceil(per),
+        || (),
+        |_, t| {
+            let (p0, p1) = (t * per, ((t + 1) * per).min(planes));
+            // SAFETY: planes p0..p1 of `out`, written only by this task.
+            let o = unsafe { std::slice::from_raw_parts_mut(optr.get().add(p0), p1 - p0) };
+            f(&x[p0 * hw..p1 * hw], o);
+        },
+    );
+    out
+}
+
+/// `out[p]` = the mean of plane `p` of `x` (`out.len()` planes of `hw` contiguous
+/// elements): whole vectors summed in two accumulators, the tail masked, then across
+/// the lanes. NaN propagates through the sums.
+///
+/// # Safety
+/// `S`'s CPU features are available.
+#[inline(always)]
+unsafe fn means<S: Simd>(x: &[S::E], hw: usize, out: &mut [S::E]) {
+    let n = S::LANES;
+    assert!(x.len() >= out.len() * hw, "global_avg_pool2d: planes outside the input");
+    let div = S::E::from_usize(hw);
+    for (pl, o) in out.iter_mut().enumerate() {
+        // SAFETY: the loads read elements k < hw of plane pl (the last one masked to
+        // them), inside `x` as asserted; the features are the caller's contract.
+        unsafe {
+            let p = x.as_ptr().add(pl * hw);
+            let (mut a0, mut a1) = (S::splat(S::E::zero()), S::splat(S::E::zero()));
+            let mut k = 0;
+            while k + 2 * n <= hw {
+                a0 = S::add(a0, S::load(p.add(k)));
+                a1 = S::add(a1, S::load(p.add(k + n)));
+                k += 2 * n;
+            }
+            if k + n <= hw {
+                a0 = S::add(a0, S::load(p.add(k)));
+                k += n;
+            }
+            if k < hw {
+                a1 = S::add(a1, S::load_range(p.add(k), 0, (hw - k) as isize));
+            }
+            *o = S::sum_lanes(S::add(a0, a1)) / div;
+        }
+    }
 }
 
 /// The input bands of every output row and column.
@@ -172,7 +260,23 @@ unsafe fn plane<S: Simd>(x: &[S::E], g: &Bands, out: &mut [S::E], row: &mut [S::
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::super::simd::{Avx2, Avx512};
-    use super::{Bands, plane};
+    use super::{Bands, means, plane};
+
+    /// # Safety
+    /// AVX-512F is available.
+    #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
+    pub(super) unsafe fn means512(x: &[f32], hw: usize, out: &mut [f32]) {
+        // SAFETY: the features are enabled here.
+        unsafe { means::<Avx512>(x, hw, out) }
+    }
+
+    /// # Safety
+    /// AVX2 and FMA are available.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn means256(x: &[f32], hw: usize, out: &mut [f32]) {
+        // SAFETY: the features are enabled here.
+        unsafe { means::<Avx2>(x, hw, out) }
+    }
 
     /// # Safety
     /// AVX-512F is available.

@@ -14,7 +14,7 @@ use super::conv_block::Level;
 use super::pool_geom::PoolGeom;
 use super::pool_stride2;
 use super::simd::{Scalar, Simd};
-use super::util::{cast_slice, cast_vec, from_f32, par_tasks, to_f32};
+use super::util::{cast_slice, from_f32, par_tasks, to_f32};
 use crate::element::{Float, Num};
 use crate::iter::SendPtr;
 use num_traits::{Float as _, Zero};
@@ -33,27 +33,55 @@ pub(crate) enum Reduce {
     },
 }
 
-/// Pools `planes` row-major `H × W` planes of `x` into `OH × OW` planes.
+/// Pools `planes` row-major `H × W` planes of `x` into `OH × OW` planes, in a new
+/// buffer from the crate's output allocator.
 pub(crate) fn pool_planes<T: Float>(x: &[T], planes: usize, g: &PoolGeom, r: Reduce) -> Vec<T> {
+    let mut out = crate::memory::alloc::uninit_vec::<T>(planes * g.out[0] * g.out[1]);
+    pool_planes_uninit(x, planes, g, r, &mut out);
+    // SAFETY: every plane kernel writes all of its output plane, so every element of
+    // the `planes · OH · OW` output was written.
+    unsafe { crate::memory::alloc::assume_init_vec(out) }
+}
+
+/// [`pool_planes`] into the caller's `out` (`planes · OH · OW` elements, row-major).
+pub(crate) fn pool_planes_into<T: Float>(x: &[T], planes: usize, g: &PoolGeom, r: Reduce, out: &mut [T]) {
+    assert_eq!(out.len(), planes * g.out[0] * g.out[1], "pool: output length");
+    // SAFETY: `MaybeUninit<T>` has `T`'s layout, and the kernels store only initialised
+    // values through it, so `out` stays initialised.
+    let o = unsafe { &mut *(out as *mut [T] as *mut [MaybeUninit<T>]) };
+    pool_planes_uninit(x, planes, g, r, o);
+}
+
+/// Writes every element of `out` (`planes · OH · OW`).
+fn pool_planes_uninit<T: Float>(x: &[T], planes: usize, g: &PoolGeom, r: Reduce, out: &mut [MaybeUninit<T>]) {
+    use crate::same_type::slice_mut;
     if let Some(x32) = cast_slice::<T, f32>(x) {
-        return cast_vec(pool_f32(x32, planes, g, r)).unwrap_or_else(|_| unreachable!("T is f32"));
+        let o = slice_mut::<_, MaybeUninit<f32>>(out).expect("T is f32");
+        return pool_f32_into(Level::detect(), x32, planes, g, r, o);
     }
     if let Some(x64) = cast_slice::<T, f64>(x) {
-        let out = run::<Scalar<f64>>(x64, planes, g, r, |x, g, r, o, s| {
+        let o = slice_mut::<_, MaybeUninit<f64>>(out).expect("T is f64");
+        return run::<Scalar<f64>>(x64, planes, g, r, o, |x, g, r, o, s| {
             // SAFETY: plain Rust.
             unsafe { plane::<Scalar<f64>>(x, g, r, o, s) }
         });
-        return cast_vec(out).unwrap_or_else(|_| unreachable!("T is f64"));
     }
-    from_f32(&pool_f32(&to_f32(x), planes, g, r))
+    let y: Vec<T> = from_f32(&pool_f32_at(Level::detect(), &to_f32(x), planes, g, r));
+    for (o, v) in out.iter_mut().zip(y) {
+        o.write(v);
+    }
 }
 
-fn pool_f32(x: &[f32], planes: usize, g: &PoolGeom, r: Reduce) -> Vec<f32> {
-    pool_f32_at(Level::detect(), x, planes, g, r)
-}
-
-/// [`pool_f32`] on `level` (the tests run every level); panics if the CPU lacks it.
+/// [`pool_planes`] for `f32` on `level` (the tests run every level); panics if the CPU
+/// lacks it.
 pub(super) fn pool_f32_at(level: Level, x: &[f32], planes: usize, g: &PoolGeom, r: Reduce) -> Vec<f32> {
+    let mut out = crate::memory::alloc::uninit_vec::<f32>(planes * g.out[0] * g.out[1]);
+    pool_f32_into(level, x, planes, g, r, &mut out);
+    // SAFETY: `pool_f32_into` writes every element.
+    unsafe { crate::memory::alloc::assume_init_vec(out) }
+}
+
+fn pool_f32_into(level: Level, x: &[f32], planes: usize, g: &PoolGeom, r: Reduce, out: &mut [MaybeUninit<f32>]) {
     use crate::cpu::{Isa, detected_isa};
     let needs = match level {
         Level::Portable => Isa::Portable,
@@ -65,53 +93,52 @@ pub(super) fn pool_f32_at(level: Level, x: &[f32], planes: usize, g: &PoolGeom, 
     assert!(detected_isa() >= needs, "pool: {level:?} is not supported by this CPU");
     match level {
         #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => run::<super::simd::Avx512>(x, planes, g, r, |x, g, r, o, s| {
+        Level::Avx512 => run::<super::simd::Avx512>(x, planes, g, r, out, |x, g, r, o, s| {
             // SAFETY: the CPU has the AVX-512 level (asserted above).
             unsafe { x86::plane512(x, g, r, o, s) }
         }),
         #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => run::<super::simd::Avx2>(x, planes, g, r, |x, g, r, o, s| {
+        Level::Avx2 => run::<super::simd::Avx2>(x, planes, g, r, out, |x, g, r, o, s| {
             // SAFETY: the CPU has AVX2 and FMA (asserted above).
             unsafe { x86::plane256(x, g, r, o, s) }
         }),
         // SAFETY: plain Rust.
-        Level::Portable => run::<Scalar<f32>>(x, planes, g, r, |x, g, r, o, s| unsafe {
+        Level::Portable => run::<Scalar<f32>>(x, planes, g, r, out, |x, g, r, o, s| unsafe {
             plane::<Scalar<f32>>(x, g, r, o, s)
         }),
     }
 }
 
-/// Runs `plane_fn` on every plane in parallel, with per-task scratch sized for `S`.
+/// Runs `plane_fn` on every plane in parallel, with per-task scratch sized for `S`,
+/// writing all of `out` (`planes · OH · OW`; not zeroed first: zeroing would be one more
+/// pass over the output, a fifth of the stem pool's traffic).
 fn run<S: Simd>(
     x: &[S::E],
     planes: usize,
     g: &PoolGeom,
     r: Reduce,
+    out: &mut [MaybeUninit<S::E>],
     plane_fn: impl Fn(&[S::E], &PoolGeom, Reduce, &mut [MaybeUninit<S::E>], &mut Scratch<S::E>) + Sync,
-) -> Vec<S::E> {
+) {
     let (hw, ohw) = (g.input[0] * g.input[1], g.out[0] * g.out[1]);
-    // Not zeroed first: every plane kernel writes all of its output plane (zeroing
-    // would be one more pass over the output, a fifth of the stem pool's traffic).
-    let len = planes * ohw;
-    let mut out: Vec<S::E> = Vec::with_capacity(len);
-    if len == 0 {
-        return out;
+    assert!(
+        out.len() >= planes * ohw && x.len() >= planes * hw,
+        "pool: planes outside their buffers"
+    );
+    if planes * ohw == 0 {
+        return;
     }
-    let optr = SendPtr(out.spare_capacity_mut().as_mut_ptr());
+    let optr = SendPtr(out.as_mut_ptr());
     par_tasks(
         planes,
         || Scratch::new(g, S::LANES),
         |scratch, pl| {
-            // SAFETY: plane `pl` of the spare capacity (`planes · ohw` elements),
-            // written only by this task.
+            // SAFETY: plane `pl` of `out` (asserted long enough), written only by this
+            // task.
             let o = unsafe { std::slice::from_raw_parts_mut(optr.get().add(pl * ohw), ohw) };
             plane_fn(&x[pl * hw..][..hw], g, r, o, scratch);
         },
     );
-    // SAFETY: every task above wrote all `ohw` elements of its plane (the plane
-    // kernels store every output row in full), so all `len` elements are initialised.
-    unsafe { out.set_len(len) };
-    out
 }
 
 /// Per-task buffers: the padded row, its phases, and one output row of divisors.
@@ -126,7 +153,8 @@ pub(crate) struct Scratch<E> {
 }
 
 impl<E: Float> Scratch<E> {
-    fn new(g: &PoolGeom, lanes: usize) -> Self {
+    /// Buffers for planes of `g`, with slack for vectors of up to `lanes` lanes.
+    pub(crate) fn new(g: &PoolGeom, lanes: usize) -> Self {
         let wp = padded_width(g);
         let phase_len = wp.div_ceil(g.s[1]) + 2 * lanes;
         Scratch {

@@ -1,5 +1,5 @@
-//! The scalar pooling kernel behind every pooling with returned indices and every 3-D
-//! (and adaptive 1-/3-D) pooling: each output reduces the input positions listed per
+//! The scalar pooling kernel behind every pooling with returned indices and the
+//! adaptive 1-/3-D average and every adaptive max pooling: each output reduces the input positions listed per
 //! axis (a window's in-bounds taps, or an adaptive band), one `(n, c)` plane per task.
 //! Geometries of fewer axes are lifted to 3 with unit axes in front.
 

@@ -72,6 +72,14 @@ pub(crate) unsafe trait Simd: Copy {
     /// # Safety
     /// The implementation's CPU features are available.
     unsafe fn interleave(a: Self::V, b: Self::V) -> (Self::V, Self::V);
+    /// `a·b + c` (fused on AVX2 and AVX-512; two roundings on the portable lane).
+    /// # Safety
+    /// The implementation's CPU features are available.
+    unsafe fn mul_add(a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+    /// The sum of the lanes.
+    /// # Safety
+    /// The implementation's CPU features are available.
+    unsafe fn sum_lanes(v: Self::V) -> Self::E;
 }
 
 /// One lane of plain Rust, of `f32` or `f64`.
@@ -143,6 +151,15 @@ unsafe impl<F: crate::element::Float> Simd for Scalar<F> {
     #[inline(always)]
     unsafe fn interleave(a: F, b: F) -> (F, F) {
         (a, b)
+    }
+    #[inline(always)]
+    unsafe fn mul_add(a: F, b: F, c: F) -> F {
+        // Not `F::mul_add`: without FMA hardware that is a slow libm call.
+        a * b + c
+    }
+    #[inline(always)]
+    unsafe fn sum_lanes(v: F) -> F {
+        v
     }
 }
 
@@ -256,6 +273,16 @@ mod x86 {
                 let hi = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
                 (_mm512_permutex2var_ps(a, lo, b), _mm512_permutex2var_ps(a, hi, b))
             }
+        }
+        #[inline(always)]
+        unsafe fn mul_add(a: __m512, b: __m512, c: __m512) -> __m512 {
+            // SAFETY: AVX-512F is available (trait contract).
+            unsafe { _mm512_fmadd_ps(a, b, c) }
+        }
+        #[inline(always)]
+        unsafe fn sum_lanes(v: __m512) -> f32 {
+            // SAFETY: AVX-512F is available (trait contract).
+            unsafe { _mm512_reduce_add_ps(v) }
         }
     }
 
@@ -374,6 +401,20 @@ mod x86 {
                 )
             }
         }
+        #[inline(always)]
+        unsafe fn mul_add(a: __m256, b: __m256, c: __m256) -> __m256 {
+            // SAFETY: AVX2 and FMA are available (trait contract).
+            unsafe { _mm256_fmadd_ps(a, b, c) }
+        }
+        #[inline(always)]
+        unsafe fn sum_lanes(v: __m256) -> f32 {
+            // SAFETY: AVX2 is available (trait contract). Halves added down to one lane.
+            unsafe {
+                let q = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps::<1>(v));
+                let d = _mm_add_ps(q, _mm_movehl_ps(q, q));
+                _mm_cvtss_f32(_mm_add_ss(d, _mm_movehdup_ps(d)))
+            }
+        }
     }
 }
 
@@ -420,6 +461,11 @@ mod tests {
             S::store_first(out.as_mut_ptr(), m, 1);
             S::store_first(out.as_mut_ptr().add(1), m2, 1);
             assert!(out[0].is_nan() && out[1].is_nan());
+            let fma = S::mul_add(S::load(src.as_ptr()), S::splat(2.0), S::splat(0.5));
+            S::store(out.as_mut_ptr(), fma);
+            assert!((0..n).all(|l| out[l] == 2.0 * src[l] + 0.5));
+            let want: f32 = src[n..2 * n].iter().sum();
+            assert_eq!(S::sum_lanes(S::load(src.as_ptr().add(n))), want);
         }
     }
 

@@ -1,0 +1,242 @@
+//! 3-D max and average pooling (without indices) as a depth reduction followed by the
+//! vectorised 2-D kernel: for each `(n, c)` plane and output depth `od`, the `H × W`
+//! slices of the window's in-bounds depths are reduced into one slice (whole vectors
+//! over the contiguous `H·W` elements; NaN propagates through the maximum), which
+//! [`super::pool_kernel::plane`] then pools over `H × W` with the window's last two
+//! axes. An average is divided by its `H × W` count there and by its depth count here
+//! (or once by a divisor override).
+
+use super::conv_block::Level;
+use super::pool_geom::PoolGeom;
+use super::pool_kernel::{Reduce, Scratch, plane};
+use super::simd::{Scalar, Simd};
+use super::util::{cast_slice, cast_vec, from_f32, par_tasks, to_f32};
+use crate::element::{Float, Num};
+use crate::iter::SendPtr;
+use num_traits::Zero;
+use std::mem::MaybeUninit;
+
+/// Pools `planes` row-major `D × H × W` planes of `x` with `g` and `r` (for an average,
+/// `count_include_pad` counts the depth padding as PyTorch does), into `OD × OH × OW`
+/// planes.
+pub(crate) fn pool3d_planes<T: Float>(x: &[T], planes: usize, g: &PoolGeom<3>, r: Reduce) -> Vec<T> {
+    if let Some(x32) = cast_slice::<T, f32>(x) {
+        let out = match Level::detect() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: AVX-512F was detected.
+            Level::Avx512 => run(x32, planes, g, r, |a| unsafe { x86::slice512(a) }),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: AVX2 and FMA were detected.
+            Level::Avx2 => run(x32, planes, g, r, |a| unsafe { x86::slice256(a) }),
+            // SAFETY: plain Rust.
+            Level::Portable => run(x32, planes, g, r, |a| unsafe { slice::<Scalar<f32>>(a) }),
+        };
+        return cast_vec(out).unwrap_or_else(|_| unreachable!("T is f32"));
+    }
+    if let Some(x64) = cast_slice::<T, f64>(x) {
+        // SAFETY: plain Rust.
+        let out = run(x64, planes, g, r, |a| unsafe { slice::<Scalar<f64>>(a) });
+        return cast_vec(out).unwrap_or_else(|_| unreachable!("T is f64"));
+    }
+    from_f32(&pool3d_planes(&to_f32(x), planes, g, r))
+}
+
+/// One task's work: output depth `od` of one plane.
+pub(crate) struct SliceArgs<'a, E> {
+    x: &'a [E],
+    g: &'a PoolGeom<3>,
+    g2: &'a PoolGeom<2>,
+    r: Reduce,
+    od: usize,
+    out: &'a mut [MaybeUninit<E>],
+    buf: &'a mut Vec<E>,
+    sc: &'a mut Scratch<E>,
+}
+
+/// The 2-D geometry of the last two axes.
+fn last_two(g: &PoolGeom<3>) -> PoolGeom<2> {
+    PoolGeom {
+        input: [g.input[1], g.input[2]],
+        out: [g.out[1], g.out[2]],
+        k: [g.k[1], g.k[2]],
+        s: [g.s[1], g.s[2]],
+        p: [g.p[1], g.p[2]],
+        d: [g.d[1], g.d[2]],
+    }
+}
+
+fn run<E: Float>(x: &[E], planes: usize, g: &PoolGeom<3>, r: Reduce, f: impl Fn(SliceArgs<'_, E>) + Sync) -> Vec<E> {
+    let (ind, od) = (g.input[0], g.out[0]);
+    let (hw, ohw) = (g.input[1] * g.input[2], g.out[1] * g.out[2]);
+    let len = planes * od * ohw;
+    let mut out = crate::memory::alloc::uninit_vec::<E>(len);
+    if len > 0 {
+        assert!(x.len() >= planes * ind * hw, "pool3d: planes outside the input");
+        let g2 = last_two(g);
+        let optr = SendPtr(out.as_mut_ptr());
+        par_tasks(
+            planes * od,
+            || (Vec::new(), Scratch::new(&g2, 16)),
+            |(buf, sc), t| {
+                let (pl, d) = (t / od, t % od);
+                // SAFETY: output slice `t` (plane pl, depth d) of `out`, written only by
+                // this task.
+                let o = unsafe { std::slice::from_raw_parts_mut(optr.get().add(t * ohw), ohw) };
+                f(SliceArgs {
+                    x: &x[pl * ind * hw..][..ind * hw],
+                    g,
+                    g2: &g2,
+                    r,
+                    od: d,
+                    out: o,
+                    buf,
+                    sc,
+                });
+            },
+        );
+    }
+    // SAFETY: every task wrote its whole `OH × OW` slice (the 2-D plane kernel writes
+    // its full output), so all `len` elements are initialised.
+    unsafe { crate::memory::alloc::assume_init_vec(out) }
+}
+
+/// One output slice: the depth reduction into `buf` (or the one input slice in place),
+/// the 2-D kernel, and for an average without override the division by the depth count.
+///
+/// # Safety
+/// `S`'s CPU features are available.
+#[inline(always)]
+unsafe fn slice<S: Simd>(a: SliceArgs<'_, S::E>) {
+    let n = S::LANES;
+    let hw = a.g.input[1] * a.g.input[2];
+    let taps: Vec<usize> = a.g.taps(0, a.od).collect();
+    let max = a.r == Reduce::Max;
+    let src: &[S::E] = if let [one] = taps[..] {
+        &a.x[one * hw..][..hw]
+    } else {
+        a.buf.resize(hw, S::E::zero());
+        let bp = a.buf.as_mut_ptr();
+        // SAFETY: every tap < D (from `taps`), so reads stay in the D·H·W plane `x`
+        // (lanes past H·W masked); the writes stay in `buf` (H·W elements); the
+        // features are the caller's contract.
+        unsafe {
+            for k in (0..hw).step_by(n) {
+                let rem = (hw - k) as isize;
+                let mut acc = S::load_range(a.x.as_ptr().add(taps[0] * hw + k), 0, rem);
+                for &t in &taps[1..] {
+                    let v = S::load_range(a.x.as_ptr().add(t * hw + k), 0, rem);
+                    acc = if max { S::max(acc, v) } else { S::add(acc, v) };
+                }
+                S::store_first(bp.add(k), acc, n.min(hw - k));
+            }
+        }
+        &a.buf[..]
+    };
+    // SAFETY: the features are the caller's contract; `src` is H × W, `out` OH × OW,
+    // `sc` sized for `g2`.
+    unsafe { plane::<S>(src, a.g2, a.r, a.out, a.sc) };
+    if let Reduce::Avg {
+        count_include_pad,
+        divisor: None,
+    } = a.r
+    {
+        let cd = if count_include_pad {
+            let start = (a.od * a.g.s[0]) as isize - a.g.p[0] as isize;
+            let end = (start + a.g.k[0] as isize).min((a.g.input[0] + a.g.p[0]) as isize);
+            (end - start) as usize
+        } else {
+            taps.len()
+        };
+        if cd != 1 {
+            let cd = S::E::from_usize(cd);
+            for v in a.out.iter_mut() {
+                // SAFETY: the 2-D kernel wrote every element of `out`.
+                let y = unsafe { v.assume_init() };
+                v.write(y / cd);
+            }
+        }
+    }
+}
+
+/// The slice kernel compiled for each x86 level.
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::super::simd::{Avx2, Avx512};
+    use super::{SliceArgs, slice};
+
+    /// # Safety
+    /// AVX-512F is available.
+    #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
+    pub(super) unsafe fn slice512(a: SliceArgs<'_, f32>) {
+        // SAFETY: the features are enabled here.
+        unsafe { slice::<Avx512>(a) }
+    }
+
+    /// # Safety
+    /// AVX2 and FMA are available.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn slice256(a: SliceArgs<'_, f32>) {
+        // SAFETY: the features are enabled here.
+        unsafe { slice::<Avx2>(a) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nn::pool_nd::{Taps, average, max_with_indices};
+
+    /// Against the scalar window kernel (the definition) on windows with padding,
+    /// dilation, ceil-mode-like edges and NaN, f32 and f64, every level.
+    #[test]
+    fn depth_then_plane_equals_the_window_kernel() {
+        type Axes = [usize; 3];
+        let geoms: &[(Axes, Axes, Axes, Axes, Axes)] = &[
+            // input, kernel, stride, padding, dilation
+            ([3, 5, 6], [2, 2, 2], [1, 2, 2], [1, 1, 0], [1, 1, 1]),
+            ([4, 7, 9], [3, 3, 3], [2, 2, 1], [1, 1, 1], [1, 1, 1]),
+            ([5, 4, 19], [3, 2, 3], [1, 1, 2], [1, 0, 1], [2, 1, 1]),
+            ([1, 3, 3], [1, 3, 3], [1, 1, 1], [0, 1, 1], [1, 1, 1]),
+        ];
+        let planes = 2;
+        for &(input, k, s, p, d) in geoms {
+            let out: [usize; 3] = std::array::from_fn(|a| (input[a] + 2 * p[a] - d[a] * (k[a] - 1) - 1) / s[a] + 1);
+            let g = PoolGeom::<3> { input, out, k, s, p, d };
+            let n: usize = planes * input.iter().product::<usize>();
+            let mut x: Vec<f64> = (0..n).map(|v| ((v * 37 % 29) as f64 - 14.0) / 4.0).collect();
+            x[n / 3] = f64::NAN;
+            let (want, _) = max_with_indices(&x, planes, &Taps::window(&g, true));
+            let got = pool3d_planes(&x, planes, &g, Reduce::Max);
+            assert_eq!(format!("{got:?}"), format!("{want:?}"), "max {input:?} {k:?}");
+            let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+            let got = pool3d_planes(&x32, planes, &g, Reduce::Max);
+            let want32: Vec<f32> = want.iter().map(|&v| v as f32).collect();
+            assert_eq!(format!("{got:?}"), format!("{want32:?}"), "max f32 {input:?} {k:?}");
+            if d != [1, 1, 1] {
+                continue;
+            }
+            for (include, divisor) in [(true, None), (false, None), (true, Some(5))] {
+                let r = Reduce::Avg {
+                    count_include_pad: include,
+                    divisor,
+                };
+                let want = average(&x, planes, &Taps::window(&g, include), divisor);
+                let got = pool3d_planes(&x, planes, &g, r);
+                for (a, b) in got.iter().zip(&want) {
+                    assert!(
+                        a.is_nan() && b.is_nan() || (a - b).abs() <= 1e-12 * (1.0 + b.abs()),
+                        "avg {a} {b}"
+                    );
+                }
+                let got = pool3d_planes(&x32, planes, &g, r);
+                for (a, b) in got.iter().zip(&want) {
+                    let a = *a as f64;
+                    assert!(
+                        a.is_nan() && b.is_nan() || (a - b).abs() <= 1e-5 * (1.0 + b.abs()),
+                        "avg f32 {a} {b}"
+                    );
+                }
+            }
+        }
+    }
+}
