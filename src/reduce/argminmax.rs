@@ -59,6 +59,9 @@ impl<T: Element + PartialOrd, const MAX: bool, const SKIP: bool> super::simd::Ke
 
 #[inline(always)]
 fn scan_inner<T: Element + PartialOrd, const MAX: bool, const SKIP: bool>(x: &[T]) -> (T, usize) {
+    // Values per block (4 KiB of f32, in L1 when it is searched): a block size of the
+    // whole 4096-value row measured no faster (1.19–1.20 ms against 0.84–1.19 for
+    // argmax axis 1 of f32 [4096²], AMD EPYC Zen 5).
     const B: usize = 1024;
     let (mut best, mut bi) = (x[0], 0);
     for (b, blk) in x.chunks(B).enumerate() {
