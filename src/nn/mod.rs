@@ -47,6 +47,8 @@ mod chw_fill;
 mod conv;
 mod conv3d;
 mod conv_block;
+#[cfg(test)]
+mod conv_block_tests;
 mod conv_chvec;
 mod conv_chvec_kernel;
 #[cfg(test)]
