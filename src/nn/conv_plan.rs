@@ -273,7 +273,7 @@ fn run_f32<T>(
             conv2d_chvec(x, cw, n, g, call.level, epi)
         }
         Packed::Winograd(p) => {
-            let ww = p.get(tile_for(n, g, o), w, b, o, g.cg);
+            let ww = p.get(tile_for(n, g), w, b, o, g.cg);
             conv2d_winograd(x, ww, n, g, call.level, epi)
         }
         Packed::Chvec(cw) => conv2d_chvec(x, cw, n, g, call.level, epi),

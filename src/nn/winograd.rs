@@ -60,16 +60,29 @@ impl Tile {
     }
 }
 
-/// The tile for a call of `n` images of geometry `g` with `o` output channels.
-pub(crate) fn tile_for(n: usize, g: &Geom, o: usize) -> Tile {
+/// Tiles of F(4×4, 3×3) (`N·⌈OH/4⌉·⌈OW/4⌉`) from which a call takes it: eight full
+/// vectors of tiles on AVX-512. Below, its tiles fill few vectors (49 tiles of a 28×28
+/// image at batch 1 compute 64; the 32 of 7×7 images at batch 8 read the 36·O·C
+/// transformed weights for two vectors), and F(2×2, 3×3), with 4× the tiles, was faster
+/// in the measurements (BENCHMARKS.md, fifth session); above, F(4×4, 3×3)'s 1.78× fewer
+/// products win (8–20 % per layer at batch 8). A shape rule: no CPU constant.
+const F4_MIN_TILES: usize = 128;
+
+/// The tile for a call of `n` images of geometry `g`: F(4×4, 3×3) from
+/// [`F4_MIN_TILES`] tiles, else F(2×2, 3×3). `FERROTENSOR_WINOGRAD_TILE=2` or `4`
+/// (read once) forces one, to measure and test them against each other.
+pub(crate) fn tile_for(n: usize, g: &Geom) -> Tile {
     static FORCE: std::sync::OnceLock<Option<Tile>> = std::sync::OnceLock::new();
-    let force = *FORCE.get_or_init(|| match std::env::var("FT_WINO_TILE").as_deref() {
+    let force = *FORCE.get_or_init(|| match std::env::var("FERROTENSOR_WINOGRAD_TILE").as_deref() {
         Ok("2") => Some(Tile::F2),
         Ok("4") => Some(Tile::F4),
         _ => None,
     });
-    let _ = (n, o);
-    force.unwrap_or(if g.oh >= 28 { Tile::F4 } else { Tile::F2 })
+    force.unwrap_or(if n * g.oh.div_ceil(4) * g.ow.div_ceil(4) >= F4_MIN_TILES {
+        Tile::F4
+    } else {
+        Tile::F2
+    })
 }
 
 /// The transformed 3×3 weights `U_ξ` (each `O × C`), packed in `MR`-row panels per
