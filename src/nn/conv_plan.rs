@@ -18,9 +18,9 @@ use super::epilogue::{Activation, Epilogue};
 use super::im2col::Geom;
 use super::util::{cast_slice, cast_vec, check_nonzero, dims, from_f32, out_len, to_f32};
 use super::winograd::{Tile, WinogradWeights, conv2d_winograd, tile_for};
-use std::sync::OnceLock;
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
+use std::sync::OnceLock;
 
 /// Positions (`N·OH·OW`) from which a one-off call ([`super::conv2d`]) takes the
 /// Winograd path: below, transforming the weights costs more than it saves.

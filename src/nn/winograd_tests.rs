@@ -236,7 +236,10 @@ fn f4_error_on_resnet_channel_counts() {
                 .fold(0.0, f64::max)
                 / scale;
         }
-        eprintln!("C = {c}: max error / max |output|: F(2,3) {:.2e}, F(4,3) {:.2e}", errs[0], errs[1]);
+        eprintln!(
+            "C = {c}: max error / max |output|: F(2,3) {:.2e}, F(4,3) {:.2e}",
+            errs[0], errs[1]
+        );
         assert!(errs[0] < 2e-6, "F(2,3) at C = {c}: {:e}", errs[0]);
         assert!(errs[1] < 3e-5, "F(4,3) at C = {c}: {:e}", errs[1]);
     }
