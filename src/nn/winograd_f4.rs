@@ -148,6 +148,8 @@ pub(crate) unsafe fn input_run4<S: Simd<E = f32>>(xc: &[f32], g: &Geom, r: &Run,
                 }
             }
             let base = v.as_mut_ptr().add(r.j0 + u0);
+            // (`j` is the column of every row of `h`, not an index into `h` itself.)
+            #[allow(clippy::needless_range_loop)]
             for j in 0..6 {
                 let col = bt::<S>([h[0][j], h[1][j], h[2][j], h[3][j], h[4][j], h[5][j]]);
                 for (i, &val) in col.iter().enumerate() {
