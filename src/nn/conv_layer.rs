@@ -17,14 +17,17 @@ use crate::tensor::{Tensor, TensorBase};
 
 /// A prepared 2-D convolution layer (PyTorch's `nn.Conv2d` in inference): the weights
 /// are checked and packed once, for the kernel that suits the layer on this CPU
-/// (Winograd F(2×2, 3×3) for 3×3 stride-1 `f32` layers, the direct block kernel for
+/// (Winograd for 3×3 stride-1 `f32` layers: F(4×4, 3×3) for calls of many tiles,
+/// F(2×2, 3×3) for fewer, each transform packed on the first call that uses it; the
+/// direct block kernel for
 /// other `f32` layers, im2col + GEMM otherwise), and each call fuses into the pass that
 /// writes the output: the bias (which holds a folded batch norm, see
 /// [`Conv2d::fold_batch_norm`]), an optional residual added before the activation
 /// ([`Conv2d::forward_add`]), and the activation ([`Conv2d::with_activation`]).
 ///
 /// The results equal [`super::conv2d`] followed by the separate operations up to
-/// rounding (the Winograd path sums in a different order).
+/// rounding (the Winograd path sums in a different order; F(4×4, 3×3)'s error is about
+/// 1e-5 of the largest output at 512 channels).
 ///
 /// ```
 /// use ferrotensor::prelude::*;

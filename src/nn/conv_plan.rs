@@ -4,7 +4,7 @@
 //!
 //! | path | when |
 //! |---|---|
-//! | Winograd F(2×2, 3×3) ([`super::winograd`]) | `f32` (and `f16`/`bf16` through `f32`), 3×3, stride 1, dilation 1, one group, ≥ 16 input and output channels, on AVX2 or AVX-512, from [`CHVEC_MAX_POSITIONS`] output positions per call |
+//! | Winograd F(2×2, 3×3) or F(4×4, 3×3) ([`super::winograd`], the tile chosen per call by [`super::winograd::tile_for`]) | `f32` (and `f16`/`bf16` through `f32`), 3×3, stride 1, dilation 1, one group, ≥ 16 input and output channels, on AVX2 or AVX-512, from [`CHVEC_MAX_POSITIONS`] output positions per call |
 //! | channel-vectorised direct ([`super::conv_chvec`]) | `f32` stride-2 convolutions with at least 16 output channels per group, and the Winograd layers' calls with few positions, on AVX2 or AVX-512 |
 //! | direct ([`super::conv_direct`]) | other `f32` convolutions with at least half a block of output channels per group and few discarded columns, on AVX2 or AVX-512 |
 //! | im2col + GEMM ([`super::conv_gemm`]) | everything else (`f64`, portable CPUs, depthwise, 1×1 stride-1 kernels, whose im2col matrix is the input) |
@@ -17,9 +17,10 @@ use super::conv_gemm::conv2d_gemm;
 use super::epilogue::{Activation, Epilogue};
 use super::im2col::Geom;
 use super::util::{cast_slice, cast_vec, check_nonzero, dims, from_f32, out_len, to_f32};
-use super::winograd::{WinogradWeights, conv2d_winograd};
+use super::winograd::{Tile, WinogradWeights, conv2d_winograd, tile_for};
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
+use std::sync::OnceLock;
 
 /// Positions (`N·OH·OW`) from which a one-off call ([`super::conv2d`]) takes the
 /// Winograd path: below, transforming the weights costs more than it saves.
@@ -116,13 +117,34 @@ pub(crate) fn as_f32<T: Float>(s: &[T]) -> Option<std::borrow::Cow<'_, [f32]>> {
     }
 }
 
+/// The packings of a Winograd-shaped layer, each made on the first call that needs it
+/// (the tile and the kernel depend on the call's batch and image size), so that a layer
+/// keeps only the copies its calls use.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WinogradPacks {
+    f2: OnceLock<WinogradWeights>,
+    f4: OnceLock<WinogradWeights>,
+    /// The channel-vectorised weights for calls with few positions.
+    chvec: OnceLock<ChvecWeights>,
+}
+
+impl WinogradPacks {
+    /// The weights for `tile`, packed from `w`/`b` (`(O, C, 3, 3)`) on first use.
+    fn get(&self, tile: Tile, w: &[f32], b: Option<&[f32]>, o: usize, c: usize) -> &WinogradWeights {
+        let cell = match tile {
+            Tile::F2 => &self.f2,
+            Tile::F4 => &self.f4,
+        };
+        cell.get_or_init(|| WinogradWeights::new(w, b, o, c, tile))
+    }
+}
+
 /// Weights packed for the kernel that runs them (`f32`, for `f32`, `f16` and `bf16`).
 #[derive(Clone, Debug)]
 pub(crate) enum Packed {
-    /// The Winograd weights, and the channel-vectorised ones for calls with few
-    /// positions (packed on the first such call, so layers that never see one keep one
-    /// copy).
-    Winograd(WinogradWeights, std::sync::OnceLock<ChvecWeights>),
+    /// The Winograd weights (per tile size) and the channel-vectorised ones for calls
+    /// with few positions, each packed on first use.
+    Winograd(Box<WinogradPacks>),
     Direct(DirectWeights),
     Chvec(ChvecWeights),
     /// The GEMM path reads the weights as they are.
@@ -153,7 +175,7 @@ impl Packed {
             && cg >= 16
             && o >= 16;
         if winograd && positions.is_none_or(|p| p >= WINOGRAD_MIN_POSITIONS) {
-            return Packed::Winograd(WinogradWeights::new(w32, b32, o, cg), std::sync::OnceLock::new());
+            return Packed::Winograd(Box::default());
         }
         if winograd && positions.is_some_and(|p| p <= CHVEC_MAX_POSITIONS) {
             return Packed::Chvec(ChvecWeights::new(w32, b32, o, args.groups, cg * kh * kw));
@@ -246,11 +268,14 @@ fn run_f32<T>(
 ) -> Vec<f32> {
     let (o, groups) = (call.o, call.groups);
     match call.packed {
-        Packed::Winograd(_, small) if n * g.positions() <= CHVEC_MAX_POSITIONS => {
-            let cw = small.get_or_init(|| ChvecWeights::new(w, b, o, groups, g.k()));
+        Packed::Winograd(p) if n * g.positions() <= CHVEC_MAX_POSITIONS => {
+            let cw = p.chvec.get_or_init(|| ChvecWeights::new(w, b, o, groups, g.k()));
             conv2d_chvec(x, cw, n, g, call.level, epi)
         }
-        Packed::Winograd(ww, _) => conv2d_winograd(x, ww, n, g, call.level, epi),
+        Packed::Winograd(p) => {
+            let ww = p.get(tile_for(n, g), w, b, o, g.cg);
+            conv2d_winograd(x, ww, n, g, call.level, epi)
+        }
         Packed::Chvec(cw) => conv2d_chvec(x, cw, n, g, call.level, epi),
         Packed::Direct(dw) if suits(g, o / groups) => conv2d_direct(x, dw, n, g, call.level, None, epi),
         _ => conv2d_gemm(x, w, b, n, o, groups, g, epi),

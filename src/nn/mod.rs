@@ -96,6 +96,7 @@ mod upsample;
 pub(crate) mod util;
 mod vol2col;
 mod winograd;
+mod winograd_f4;
 #[cfg(test)]
 mod winograd_tests;
 mod winograd_transform;

@@ -1,10 +1,11 @@
-//! The Winograd F(2×2, 3×3) convolution for `f32` 3×3 kernels with stride 1 (see
-//! [`super::winograd_transform`] for the transforms).
+//! The Winograd convolutions F(2×2, 3×3) and F(4×4, 3×3) for `f32` 3×3 kernels with
+//! stride 1 (see [`super::winograd_transform`] and [`super::winograd_f4`] for the
+//! transforms; [`Tile`] names the two).
 //!
 //! The output tiles of all images are numbered in order and cut into blocks sized so
-//! that a block's transformed input `V` (`16 × C × tiles`) stays in L2. Per block: the
+//! that a block's transformed input `V` (`ξ × C × tiles`, 16 or 36 points) stays in L2. Per block: the
 //! input transform writes `V`; then, per chunk of output channels, 16 independent
-//! products `M_ξ = U_ξ · V_ξ` (`U_ξ` the transformed weights, packed once in
+//! (or 36) products `M_ξ = U_ξ · V_ξ` (`U_ξ` the transformed weights, packed once in
 //! [`WinogradWeights`]) run on the block kernels of [`super::conv_block`] — the same
 //! kernels as the direct convolution, with the input channels as taps — and the output
 //! transform, bias and epilogue finish the chunk's output while `M` is in L2.
@@ -22,6 +23,7 @@ use super::epilogue::Epilogue;
 use super::im2col::Geom;
 use super::simd::Scalar;
 use super::util::par_tasks;
+use super::winograd_f4::{XI4, input_run4, output_run4, weight_transform4};
 use super::winograd_transform::{Run, XI, input_run, output_run, runs, weight_transform};
 use crate::iter::SendPtr;
 
@@ -31,10 +33,63 @@ const V_BYTES_DEFAULT: usize = 1 << 20;
 /// Bytes of products per chunk of output channels.
 const M_BYTES: usize = 1 << 18;
 
+/// The Winograd algorithm: its output tile size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tile {
+    /// F(2×2, 3×3): 4×4 points per 2×2 outputs.
+    F2,
+    /// F(4×4, 3×3): 6×6 points per 4×4 outputs.
+    F4,
+}
+
+impl Tile {
+    /// Outputs per tile side.
+    pub fn m(self) -> usize {
+        match self {
+            Tile::F2 => 2,
+            Tile::F4 => 4,
+        }
+    }
+
+    /// Points of the transformed tile.
+    pub fn xi(self) -> usize {
+        match self {
+            Tile::F2 => XI,
+            Tile::F4 => XI4,
+        }
+    }
+}
+
+/// Tiles of F(4×4, 3×3) (`N·⌈OH/4⌉·⌈OW/4⌉`) from which a call takes it: eight full
+/// vectors of tiles on AVX-512. Below, its tiles fill few vectors (49 tiles of a 28×28
+/// image at batch 1 compute 64; the 32 of 7×7 images at batch 8 read the 36·O·C
+/// transformed weights for two vectors), and F(2×2, 3×3), with 4× the tiles, was faster
+/// in the measurements (BENCHMARKS.md, fifth session); above, F(4×4, 3×3)'s 1.78× fewer
+/// products win (8–20 % per layer at batch 8). A shape rule: no CPU constant.
+const F4_MIN_TILES: usize = 128;
+
+/// The tile for a call of `n` images of geometry `g`: F(4×4, 3×3) from
+/// [`F4_MIN_TILES`] tiles, else F(2×2, 3×3). `FERROTENSOR_WINOGRAD_TILE=2` or `4`
+/// (read once) forces one, to measure and test them against each other.
+pub(crate) fn tile_for(n: usize, g: &Geom) -> Tile {
+    static FORCE: std::sync::OnceLock<Option<Tile>> = std::sync::OnceLock::new();
+    let force = *FORCE.get_or_init(|| match std::env::var("FERROTENSOR_WINOGRAD_TILE").as_deref() {
+        Ok("2") => Some(Tile::F2),
+        Ok("4") => Some(Tile::F4),
+        _ => None,
+    });
+    force.unwrap_or(if n * g.oh.div_ceil(4) * g.ow.div_ceil(4) >= F4_MIN_TILES {
+        Tile::F4
+    } else {
+        Tile::F2
+    })
+}
+
 /// The transformed 3×3 weights `U_ξ` (each `O × C`), packed in `MR`-row panels per
 /// point, and the bias.
 #[derive(Clone, Debug)]
 pub(crate) struct WinogradWeights {
+    tile: Tile,
     packed: Vec<f32>,
     /// Elements per point: `ceil(O / MR)·C·MR`.
     per_xi: usize,
@@ -44,21 +99,35 @@ pub(crate) struct WinogradWeights {
 }
 
 impl WinogradWeights {
-    /// Transforms and packs `wt` (`(O, C, 3, 3)` row-major) and the bias.
-    pub fn new(wt: &[f32], bias: Option<&[f32]>, o: usize, c: usize) -> Self {
-        let mut u = vec![vec![0.0f32; o * c]; XI];
+    /// Transforms and packs `wt` (`(O, C, 3, 3)` row-major) and the bias for `tile`.
+    pub fn new(wt: &[f32], bias: Option<&[f32]>, o: usize, c: usize, tile: Tile) -> Self {
+        let xin = tile.xi();
+        let mut u = vec![vec![0.0f32; o * c]; xin];
         for (oc, g) in wt.chunks_exact(9).enumerate() {
-            let t = weight_transform(g.try_into().expect("3×3 kernel"));
+            let g: &[f32; 9] = g.try_into().expect("3×3 kernel");
+            let t2;
+            let t4;
+            let t: &[f32] = match tile {
+                Tile::F2 => {
+                    t2 = weight_transform(g);
+                    &t2
+                }
+                Tile::F4 => {
+                    t4 = weight_transform4(g);
+                    &t4
+                }
+            };
             for (xi, &v) in t.iter().enumerate() {
                 u[xi][oc] = v;
             }
         }
         let per_xi = o.div_ceil(MR) * c * MR;
-        let mut packed = Vec::with_capacity(XI * per_xi);
+        let mut packed = Vec::with_capacity(xin * per_xi);
         for ux in &u {
             packed.extend_from_slice(&pack_weights(ux, o, c));
         }
         WinogradWeights {
+            tile,
             packed,
             per_xi,
             bias: bias.map_or_else(|| vec![0.0; o], <[f32]>::to_vec),
@@ -92,10 +161,12 @@ struct Plan {
 }
 
 impl Plan {
-    fn new(g: &Geom, n: usize, c: usize, o: usize, level: Level, threads: usize, v_bytes: usize) -> Self {
-        let (th, tw) = (g.oh.div_ceil(2), g.ow.div_ceil(2));
+    #[allow(clippy::too_many_arguments)]
+    fn new(g: &Geom, n: usize, c: usize, o: usize, tile: Tile, level: Level, threads: usize, v_bytes: usize) -> Self {
+        let (m, xin) = (tile.m(), tile.xi());
+        let (th, tw) = (g.oh.div_ceil(m), g.ow.div_ceil(m));
         let total = n * th * tw;
-        let want = (v_bytes / (XI * c * size_of::<f32>())).clamp(16, 512);
+        let want = (v_bytes / (xin * c * size_of::<f32>())).clamp(16, 512);
         let mut blocks = total.div_ceil(want);
         if threads > 1 && blocks >= 2 * threads && blocks < 16 * threads {
             // Whole rounds of blocks: 7 blocks on two threads leave one idle for an
@@ -109,7 +180,7 @@ impl Plan {
         let vs = Sweep::new(level, tb).end();
         let group = level.narrow().panels;
         let panels = o.div_ceil(MR);
-        let mut chunk_panels = (M_BYTES / (XI * vs * MR * size_of::<f32>()))
+        let mut chunk_panels = (M_BYTES / (xin * vs * MR * size_of::<f32>()))
             .max(1)
             .next_multiple_of(group);
         if threads > 1 && blocks < 2 * threads {
@@ -127,7 +198,7 @@ impl Plan {
             unit,
             units,
             vs,
-            cs: XI * vs + 16,
+            cs: xin * vs + 16,
             chunk_panels: chunk_panels.min(panels.next_multiple_of(group)),
         }
     }
@@ -251,11 +322,12 @@ pub(crate) fn conv2d_winograd_with(
     // and every chunk stores all columns and rows of its channels' tiles.
     let mut out = crate::linalg::alloc::output_buffer::<f32>(n * o * positions);
     let threads = crate::threads::num_threads();
-    let plan = Plan::new(g, n, c, o, level, threads, v_bytes);
+    let tile = w.tile;
+    let plan = Plan::new(g, n, c, o, tile, level, threads, v_bytes);
     let chunks = o.div_ceil(MR).div_ceil(plan.chunk_panels);
     let v_len = c * plan.cs;
     // (A vector of slack: the output transform reads whole vectors.)
-    let m_len = XI * plan.chunk_panels * MR * plan.vs + 16;
+    let m_len = tile.xi() * plan.chunk_panels * MR * plan.vs + 16;
     let ctx = Ctx {
         x,
         w,
@@ -328,7 +400,7 @@ impl Ctx<'_> {
         for (ci, vc) in cs.zip(v.chunks_mut(self.plan.cs)) {
             for r in runs {
                 let xc = &self.x[(r.n * c + ci) * plane..][..plane];
-                transform_in_level(self.level, xc, g, r, vc, vs);
+                transform_in_level(self.level, self.w.tile, xc, g, r, vc, vs);
             }
         }
     }
@@ -345,7 +417,7 @@ impl Ctx<'_> {
         let taps = Offsets::strided(c, plan.cs);
         let group = level.narrow().panels;
         let pstride = c * MR;
-        for xi in 0..XI {
+        for xi in 0..w.tile.xi() {
             let u = &w.packed[xi * w.per_xi..][..w.per_xi];
             let vx = &v[xi * vs..];
             let mx = &mut m[xi * ob * vs..][..ob * vs];
@@ -377,20 +449,16 @@ impl Ctx<'_> {
                 // SAFETY: the output plane (run.n, oc) is inside `out` (asserted); this
                 // task is the only one writing this run's tiles of it (tasks own disjoint
                 // blocks of tiles or chunks of channels).
-                unsafe { transform_out_level(level, &m[r * vs..], ob * vs, w.bias[oc], g, run, plane) };
+                unsafe { transform_out_level(level, w.tile, &m[r * vs..], ob * vs, w.bias[oc], g, run, plane) };
                 if !self.epi.is_identity() {
-                    let (x0, y0) = (2 * run.tx0, 2 * run.ty);
-                    let width = (2 * run.len).min(g.ow - x0);
-                    let ys = y0..(y0 + 2).min(g.oh);
-                    let spans = if width == g.ow {
-                        [(ys.start * g.ow, ys.len() * g.ow), (0, 0)]
-                    } else {
-                        [
-                            (y0 * g.ow + x0, width),
-                            ((y0 + 1) * g.ow + x0, if ys.len() > 1 { width } else { 0 }),
-                        ]
-                    };
-                    for (off, len) in spans.into_iter().filter(|s| s.1 > 0) {
+                    let tm = w.tile.m();
+                    let (x0, y0) = (tm * run.tx0, tm * run.ty);
+                    let width = (tm * run.len).min(g.ow - x0);
+                    let ys = y0..(y0 + tm).min(g.oh);
+                    // Whole rows as one span, else one span per row.
+                    let whole = (width == g.ow).then_some((ys.start * g.ow, ys.len() * g.ow));
+                    let rows = ys.clone().filter(|_| whole.is_none()).map(|y| (y * g.ow + x0, width));
+                    for (off, len) in whole.into_iter().chain(rows) {
                         // SAFETY: the span is part of this run's output (just written by
                         // this task, owned by it as above).
                         let span = unsafe { std::slice::from_raw_parts_mut(plane.add(off), len) };
@@ -402,34 +470,60 @@ impl Ctx<'_> {
     }
 }
 
-/// [`input_run`] compiled for `level`.
-fn transform_in_level(level: Level, xc: &[f32], g: &Geom, r: &Run, v: &mut [f32], vs: usize) {
-    match level {
+/// [`input_run`] or [`input_run4`] compiled for `level`.
+fn transform_in_level(level: Level, tile: Tile, xc: &[f32], g: &Geom, r: &Run, v: &mut [f32], vs: usize) {
+    match (level, tile) {
         // SAFETY: the level's features were detected.
         #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => unsafe { x86::input512(xc, g, r, v, vs) },
+        (Level::Avx512, Tile::F2) => unsafe { x86::input512(xc, g, r, v, vs) },
         // SAFETY: as above.
         #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => unsafe { x86::input256(xc, g, r, v, vs) },
+        (Level::Avx512, Tile::F4) => unsafe { x86::input512_4(xc, g, r, v, vs) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        (Level::Avx2, Tile::F2) => unsafe { x86::input256(xc, g, r, v, vs) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        (Level::Avx2, Tile::F4) => unsafe { x86::input256_4(xc, g, r, v, vs) },
         // SAFETY: plain Rust.
-        Level::Portable => unsafe { input_run::<Scalar<f32>>(xc, g, r, v, vs) },
+        (Level::Portable, Tile::F2) => unsafe { input_run::<Scalar<f32>>(xc, g, r, v, vs) },
+        // SAFETY: plain Rust.
+        (Level::Portable, Tile::F4) => unsafe { input_run4::<Scalar<f32>>(xc, g, r, v, vs) },
     }
 }
 
-/// [`output_run`] compiled for `level`.
+/// [`output_run`] or [`output_run4`] compiled for `level`.
 ///
 /// # Safety
-/// As [`output_run`] (whose features `level` names).
-unsafe fn transform_out_level(level: Level, m: &[f32], ms: usize, bias: f32, g: &Geom, r: &Run, out: *mut f32) {
-    match level {
+/// As [`output_run`] / [`output_run4`] (whose features `level` names).
+#[allow(clippy::too_many_arguments)]
+unsafe fn transform_out_level(
+    level: Level,
+    tile: Tile,
+    m: &[f32],
+    ms: usize,
+    bias: f32,
+    g: &Geom,
+    r: &Run,
+    out: *mut f32,
+) {
+    match (level, tile) {
         // SAFETY: the level's features were detected; the output is the caller's contract.
         #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => unsafe { x86::output512(m, ms, bias, g, r, out) },
+        (Level::Avx512, Tile::F2) => unsafe { x86::output512(m, ms, bias, g, r, out) },
         // SAFETY: as above.
         #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => unsafe { x86::output256(m, ms, bias, g, r, out) },
+        (Level::Avx512, Tile::F4) => unsafe { x86::output512_4(m, ms, bias, g, r, out) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        (Level::Avx2, Tile::F2) => unsafe { x86::output256(m, ms, bias, g, r, out) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        (Level::Avx2, Tile::F4) => unsafe { x86::output256_4(m, ms, bias, g, r, out) },
         // SAFETY: plain Rust; the output is the caller's contract.
-        Level::Portable => unsafe { output_run::<Scalar<f32>>(m, ms, bias, g, r, out) },
+        (Level::Portable, Tile::F2) => unsafe { output_run::<Scalar<f32>>(m, ms, bias, g, r, out) },
+        // SAFETY: plain Rust; the output is the caller's contract.
+        (Level::Portable, Tile::F4) => unsafe { output_run4::<Scalar<f32>>(m, ms, bias, g, r, out) },
     }
 }
 
@@ -438,6 +532,7 @@ unsafe fn transform_out_level(level: Level, m: &[f32], ms: usize, bias: f32, g: 
 mod x86 {
     use super::super::im2col::Geom;
     use super::super::simd::{Avx2, Avx512};
+    use super::super::winograd_f4::{input_run4, output_run4};
     use super::super::winograd_transform::{Run, input_run, output_run};
 
     /// # Safety
@@ -467,5 +562,33 @@ mod x86 {
     pub(super) unsafe fn output256(m: &[f32], ms: usize, bias: f32, g: &Geom, r: &Run, out: *mut f32) {
         // SAFETY: the features are enabled here.
         unsafe { output_run::<Avx2>(m, ms, bias, g, r, out) }
+    }
+    /// # Safety
+    /// AVX-512F is available.
+    #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
+    pub(super) unsafe fn input512_4(xc: &[f32], g: &Geom, r: &Run, v: &mut [f32], vs: usize) {
+        // SAFETY: the features are enabled here.
+        unsafe { input_run4::<Avx512>(xc, g, r, v, vs) }
+    }
+    /// # Safety
+    /// AVX2 and FMA are available.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn input256_4(xc: &[f32], g: &Geom, r: &Run, v: &mut [f32], vs: usize) {
+        // SAFETY: the features are enabled here.
+        unsafe { input_run4::<Avx2>(xc, g, r, v, vs) }
+    }
+    /// # Safety
+    /// AVX-512F is available; the contract of `output_run4`.
+    #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
+    pub(super) unsafe fn output512_4(m: &[f32], ms: usize, bias: f32, g: &Geom, r: &Run, out: *mut f32) {
+        // SAFETY: the features are enabled here.
+        unsafe { output_run4::<Avx512>(m, ms, bias, g, r, out) }
+    }
+    /// # Safety
+    /// AVX2 and FMA are available; the contract of `output_run4`.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn output256_4(m: &[f32], ms: usize, bias: f32, g: &Geom, r: &Run, out: *mut f32) {
+        // SAFETY: the features are enabled here.
+        unsafe { output_run4::<Avx2>(m, ms, bias, g, r, out) }
     }
 }
