@@ -193,6 +193,7 @@ unsafe fn plain<A: Copy, B: Copy, O>(
     all(target_arch = "x86_64", not(miri)),
     target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")
 )]
+#[allow(clippy::too_many_arguments)]
 unsafe fn band_avx512<A: Copy, B: Copy, O>(
     out: SendPtr<MaybeUninit<O>>,
     a: ReadPtr<A>,
