@@ -254,6 +254,41 @@ mod x86 {
     }
 }
 
+/// The first core's L1 data cache and L2 cache in bytes, from Linux's sysfs, read once
+/// (`None` for a level that is unknown: other systems, Miri, an unreadable entry).
+/// For kernels whose tile sizes or prefetch distances follow the cache geometry, so
+/// that they are right on every CPU family rather than tuned on one.
+pub(crate) fn cache_bytes() -> (Option<usize>, Option<usize>) {
+    static SIZES: std::sync::OnceLock<(Option<usize>, Option<usize>)> = std::sync::OnceLock::new();
+    *SIZES.get_or_init(|| (sysfs_cache(1), sysfs_cache(2)))
+}
+
+/// The size of the data (or unified) cache of `level` of cpu0 from sysfs.
+fn sysfs_cache(level: u32) -> Option<usize> {
+    if cfg!(any(miri, not(target_os = "linux"))) {
+        return None;
+    }
+    (0..8).find_map(|i| {
+        let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
+        let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).ok();
+        let is_data = matches!(read("type")?.trim(), "Data" | "Unified");
+        if read("level")?.trim().parse::<u32>().ok()? != level || !is_data {
+            return None;
+        }
+        parse_size(read("size")?.trim())
+    })
+}
+
+/// `"48K"`, `"1024K"`, `"2M"` or plain bytes.
+fn parse_size(s: &str) -> Option<usize> {
+    let (num, mult) = match s.as_bytes().last()? {
+        b'K' => (&s[..s.len() - 1], 1 << 10),
+        b'M' => (&s[..s.len() - 1], 1 << 20),
+        _ => (s, 1),
+    };
+    num.parse::<usize>().ok().map(|v| v * mult)
+}
+
 /// Software prefetch of the cache line holding `p` into L2 (not L1): for data needed
 /// after the current working set, e.g. the next row while this one is computed from L1.
 #[inline(always)]
@@ -284,6 +319,19 @@ pub(crate) fn prefetch<T>(p: *const T) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cache_sizes_parse_and_are_plausible() {
+        assert_eq!(parse_size("48K"), Some(48 << 10));
+        assert_eq!(parse_size("2M"), Some(2 << 20));
+        assert_eq!(parse_size("512"), Some(512));
+        assert_eq!(parse_size("x"), None);
+        assert_eq!(parse_size(""), None);
+        let (l1, l2) = cache_bytes();
+        if let (Some(l1), Some(l2)) = (l1, l2) {
+            assert!((4 << 10..=1 << 20).contains(&l1) && l2 > l1, "L1 {l1}, L2 {l2}");
+        }
+    }
 
     #[test]
     fn names_round_trip_and_codes_are_distinct() {

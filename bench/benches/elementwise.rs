@@ -149,6 +149,29 @@ fn main() {
     ];
 
     cases.retain(|c| ferrotensor_bench::selected(c.numpy));
+    // `FT_BENCH_COLLAPSE=1`: back the inputs with huge pages (MADV_COLLAPSE, Linux ≥ 6.1)
+    // to see what the TLB costs the transposed cases; prints the process's huge pages.
+    #[cfg(target_os = "linux")]
+    if std::env::var_os("FT_BENCH_COLLAPSE").is_some() {
+        const MADV_COLLAPSE: libc::c_int = 25;
+        let huge = || {
+            let r = std::fs::read_to_string("/proc/self/smaps_rollup").unwrap_or_default();
+            r.lines()
+                .filter(|l| l.starts_with("AnonHugePages"))
+                .collect::<String>()
+        };
+        println!("before MADV_COLLAPSE: {}", huge());
+        for t in [&a, &b] {
+            let (p, len, huge_page) = (t.as_ptr() as usize, n * n * 4, 2usize << 20);
+            let (start, end) = (p.next_multiple_of(huge_page), (p + len) & !(huge_page - 1));
+            // SAFETY: the range lies inside the tensor's allocation; MADV_COLLAPSE only
+            // changes how its pages are backed, never their contents.
+            let rc =
+                unsafe { libc::madvise(start as *mut libc::c_void, end - start, MADV_COLLAPSE) };
+            println!("MADV_COLLAPSE returned {rc}");
+        }
+        println!("after: {}", huge());
+    }
     let np_before = numpy_times("elementwise.py");
     let mut stream = triad_gbs(256 << 20);
     let mut best = vec![(f64::INFINITY, f64::INFINITY); cases.len()];
