@@ -230,7 +230,7 @@ fn reap() {
 
 /// Asks the C allocator to give free memory back to the system: glibc keeps freed
 /// chunks below its `mmap` threshold (up to 32 MiB) in its heap.
-fn return_free_memory() {
+pub(super) fn return_free_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu", not(miri)))]
     // SAFETY: `malloc_trim` only releases memory the allocator holds as free; it takes
     // the allocator's own locks and is safe to call from any thread at any time.
@@ -302,7 +302,8 @@ pub fn buffer_cache_limit() -> usize {
 }
 
 /// The bytes the cache holds right now (freed within the last
-/// [`CACHE_IDLE_RELEASE`]).
+/// [`CACHE_IDLE_RELEASE`]), with the scratch buffers the convolution kernels keep per
+/// thread between calls (freed by the same idle rule).
 ///
 /// ```
 /// use ferrotensor::prelude::*;
@@ -313,11 +314,11 @@ pub fn buffer_cache_limit() -> usize {
 /// assert_eq!(cached_bytes(), 0);
 /// ```
 pub fn cached_bytes() -> usize {
-    lock().pool.held
+    lock().pool.held + super::scratch::kept_bytes()
 }
 
-/// Frees every cached buffer now, gives the memory back to the system, and returns how
-/// many bytes that released (the background thread would do the same within
+/// Frees every cached buffer (and the kernels' kept per-thread scratch buffers) now,
+/// gives the memory back to the system, and returns how many bytes that released (the background thread would do the same within
 /// [`CACHE_IDLE_RELEASE`] anyway).
 ///
 /// ```
@@ -332,8 +333,8 @@ pub fn cached_bytes() -> usize {
 pub fn release_cached_buffers() -> usize {
     let released = with_pool(|p| {
         let blocks = p.drain();
-        (blocks.iter().map(|b| b.bytes).sum(), blocks)
-    });
+        (blocks.iter().map(|b| b.bytes).sum::<usize>(), blocks)
+    }) + super::scratch::release_all();
     if released > 0 {
         return_free_memory();
     }

@@ -24,6 +24,12 @@
 //!   through `/proc/self/status`). The thread exists only while the cache holds
 //!   something; where threads cannot be started, nothing is cached.
 //!
+//! * **Kernel scratch under the same rule.** The convolution kernels keep their tile
+//!   buffers (at most 8 MiB per thread and kernel) for the thread's next call, so a
+//!   network's layers do not page-fault fresh scratch on every call; these too are freed
+//!   [`CACHE_IDLE_RELEASE`] after their last use, counted by [`cached_bytes`] and freed by
+//!   [`release_cached_buffers`].
+//!
 //! The cache holds at most [`buffer_cache_limit`] bytes (default
 //! [`DEFAULT_CACHE_LIMIT_BYTES`], 512 MiB) in at most 16 buffers.
 //! [`set_buffer_cache_limit`]`(0)` turns it off (every large output is then fresh
@@ -48,6 +54,7 @@
 
 pub(crate) mod alloc;
 mod cache;
+pub(crate) mod scratch;
 
 pub(crate) use cache::recycle;
 pub use cache::{

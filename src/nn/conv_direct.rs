@@ -14,17 +14,16 @@ use super::epilogue::Epilogue;
 use super::im2col::Geom;
 use super::util::par_tasks;
 use crate::iter::SendPtr;
+use crate::memory::scratch::ScratchSlot;
 
 /// Bytes of phase-split input per task: a tile stays in L2 while its panels are swept.
 const TILE_BYTES: usize = 1 << 20;
 
-/// Tile buffers up to this size are kept for the thread's next task.
-const KEEP_BYTES: usize = 4 * TILE_BYTES;
-
 thread_local! {
-    /// The thread's tile buffer, kept between tasks and calls: a fresh one per task is
-    /// page-faulted and zeroed each time, which costs several percent of a task.
-    static TILE: std::cell::Cell<Vec<f32>> = const { std::cell::Cell::new(Vec::new()) };
+    /// The thread's tile buffer, kept between tasks and calls (a fresh one per task is
+    /// page-faulted and zeroed each time, which costs several percent of a task) under
+    /// the memory module's idle rule.
+    static TILE: ScratchSlot = ScratchSlot::new();
 }
 
 /// The weights of a convolution packed for the block kernels: per group, the
@@ -122,7 +121,7 @@ pub(crate) fn conv2d_direct(
                 return;
             }
             // Stale contents are fine: `fill` writes every element a kept output reads.
-            let mut buf = TILE.take();
+            let [mut buf, _] = TILE.with(ScratchSlot::take);
             if buf.len() < ph.len {
                 buf = vec![0.0f32; ph.len];
             }
@@ -232,9 +231,7 @@ pub(crate) fn conv2d_direct(
                     }
                 }
             }
-            if buf.len() * size_of::<f32>() <= KEEP_BYTES {
-                TILE.set(buf);
-            }
+            TILE.with(|slot| slot.put([buf, Vec::new()]));
         },
     );
     // SAFETY: the capacity is n·o·positions, and the tasks cover every (image, group, row

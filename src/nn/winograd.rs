@@ -26,6 +26,7 @@ use super::util::par_tasks;
 use super::winograd_f4::{XI4, input_run4, output_run4, weight_transform4};
 use super::winograd_transform::{Run, XI, input_run, output_run, runs, weight_transform};
 use crate::iter::SendPtr;
+use crate::memory::scratch::ScratchSlot;
 
 /// Bytes of transformed input per block when the L2 size is unknown (half of a 2 MiB
 /// L2).
@@ -212,12 +213,9 @@ impl Plan {
 
 thread_local! {
     /// The thread's `V` and `M` buffers, kept between calls (fresh megabytes per call are
-    /// page-faulted and zeroed each time).
-    static BUFFERS: std::cell::Cell<(Vec<f32>, Vec<f32>)> = const { std::cell::Cell::new((Vec::new(), Vec::new())) };
+    /// page-faulted and zeroed each time) under the memory module's idle rule.
+    static BUFFERS: ScratchSlot = ScratchSlot::new();
 }
-
-/// Buffers kept per thread up to this size.
-const KEEP_BYTES: usize = 8 << 20;
 
 /// One thread's `V` and `M` for one call, taken from the thread's kept buffers (grown
 /// when short) and given back to them when dropped. Their contents are stale: callers
@@ -232,7 +230,7 @@ struct Scratch {
 
 impl Scratch {
     fn new(v_len: usize, m_len: usize) -> Self {
-        let (mut v, mut m) = BUFFERS.take();
+        let [mut v, mut m] = BUFFERS.with(ScratchSlot::take);
         if v.len() < v_len {
             v = vec![0.0; v_len];
         }
@@ -250,9 +248,9 @@ impl Scratch {
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        if (self.v.len() + self.m.len()) * size_of::<f32>() <= KEEP_BYTES {
-            BUFFERS.set((std::mem::take(&mut self.v), std::mem::take(&mut self.m)));
-        }
+        let bufs = [std::mem::take(&mut self.v), std::mem::take(&mut self.m)];
+        // A thread being torn down has no slot left: its buffers are simply freed.
+        let _ = BUFFERS.try_with(|slot| slot.put(bufs));
     }
 }
 
