@@ -2,7 +2,8 @@
 //! indices): PyTorch's bands (output `i` of `o` reads `⌊i·L/o⌋ .. ⌈(i+1)·L/o⌉`) reduced
 //! by the kernel of [`super::pool_nd`]. The 2-D average is [`super::adaptive_avg_pool2d`].
 
-use super::pool_nd::{Taps, average, max_with_indices};
+use super::pool_nd::Taps;
+use super::pool_rows::{average, max_with_indices};
 use super::util::{contiguous, owned_dim};
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
