@@ -153,6 +153,9 @@ pub(crate) struct Scratch<E> {
     /// A factor of every average's count (the depth count of a 3-D average, so that
     /// it divides once, as PyTorch does); 1 for 2-D pooling.
     pub(crate) count_scale: usize,
+    /// The row factor of the divisors in `div` (0: none yet): interior rows share it,
+    /// so their divisors are not recomputed.
+    div_key: usize,
 }
 
 impl<E: Float> Scratch<E> {
@@ -167,6 +170,7 @@ impl<E: Float> Scratch<E> {
             div: vec![E::one(); g.out[1] + lanes],
             rows: Vec::with_capacity(g.k[0]),
             count_scale: 1,
+            div_key: 0,
         }
     }
 }
@@ -196,8 +200,9 @@ fn avg_count(start: isize, k: usize, p: usize, len: usize, include_pad: bool) ->
 }
 
 /// The average divisors of output row `oh` into `div[..OW]`: the override, or the
-/// window's count (times `scale`, a 3-D average's depth count).
-fn row_divisors<E: Float>(g: &PoolGeom, r: Reduce, scale: usize, oh: usize, div: &mut [E]) {
+/// window's count (times `scale`, a 3-D average's depth count). Skipped when the row's
+/// factor equals `key`, the factor of the divisors already there (then updated).
+fn row_divisors<E: Float>(g: &PoolGeom, r: Reduce, scale: usize, oh: usize, div: &mut [E], key: &mut usize) {
     let Reduce::Avg {
         count_include_pad,
         divisor,
@@ -206,10 +211,17 @@ fn row_divisors<E: Float>(g: &PoolGeom, r: Reduce, scale: usize, oh: usize, div:
         return;
     };
     let r0 = (oh * g.s[0]) as isize - g.p[0] as isize;
-    let rc = avg_count(r0, g.k[0], g.p[0], g.input[0], count_include_pad);
+    let factor = match divisor {
+        Some(_) => usize::MAX,
+        None => scale * avg_count(r0, g.k[0], g.p[0], g.input[0], count_include_pad),
+    };
+    if *key == factor {
+        return;
+    }
+    *key = factor;
     for (ow, dv) in div[..g.out[1]].iter_mut().enumerate() {
         let c0 = (ow * g.s[1]) as isize - g.p[1] as isize;
-        let cnt = divisor.unwrap_or_else(|| scale * rc * avg_count(c0, g.k[1], g.p[1], g.input[1], count_include_pad));
+        let cnt = divisor.unwrap_or_else(|| factor * avg_count(c0, g.k[1], g.p[1], g.input[1], count_include_pad));
         *dv = E::from_usize(cnt);
     }
 }
@@ -248,9 +260,9 @@ pub(crate) unsafe fn plane<S: Simd>(
             match r {
                 Reduce::Max => pool_stride2::plane_s2::<S>(x, g, out, &mut sc.rows, None),
                 Reduce::Avg { .. } => {
-                    let scale = sc.count_scale;
-                    let fill = |oh: usize, d: &mut [S::E]| row_divisors(g, r, scale, oh, d);
-                    pool_stride2::plane_s2::<S>(x, g, out, &mut sc.rows, Some((&mut sc.div, &fill)))
+                    let (scale, key) = (sc.count_scale, &mut sc.div_key);
+                    let mut fill = |oh: usize, d: &mut [S::E]| row_divisors(g, r, scale, oh, d, key);
+                    pool_stride2::plane_s2::<S>(x, g, out, &mut sc.rows, Some((&mut sc.div, &mut fill)))
                 }
             }
         };
@@ -309,7 +321,7 @@ pub(crate) unsafe fn plane<S: Simd>(
             };
             // Divisors of this output row.
             if !max {
-                row_divisors(g, r, sc.count_scale, oh, &mut sc.div);
+                row_divisors(g, r, sc.count_scale, oh, &mut sc.div, &mut sc.div_key);
             }
             // 3. Horizontal.
             let orow = out.as_mut_ptr().cast::<S::E>().add(oh * g.out[1]);

@@ -34,7 +34,7 @@ pub(crate) unsafe fn plane_s2<S: Simd>(
     g: &PoolGeom,
     out: &mut [MaybeUninit<S::E>],
     rows: &mut Vec<usize>,
-    mut div: Option<(&mut [S::E], &dyn Fn(usize, &mut [S::E]))>,
+    mut div: Option<(&mut [S::E], &mut dyn FnMut(usize, &mut [S::E]))>,
 ) {
     let n = S::LANES;
     let (w, ow_n) = (g.input[1], g.out[1]);
