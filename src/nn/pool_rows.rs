@@ -12,8 +12,8 @@
 //! Reducing rows first changes the order in which the window is visited, so step 2
 //! breaks ties by the row ordinal: among equal maxima the smallest row, then the
 //! leftmost column (row-major first); among NaNs the largest row, then the rightmost
-//! (row-major last) — PyTorch's rule exactly. One task per `(n, c)` plane and output
-//! depth. AVX-512 and AVX2 for `f32` (picked at run time through the crate's ISA
+//! (row-major last) — PyTorch's rule exactly. Tasks take runs of `(n, c)` planes'
+//! output depths. AVX-512 and AVX2 for `f32` (picked at run time through the crate's ISA
 //! level), portable for `f32` without them (and under Miri) and for `f64`;
 //! `f16`/`bf16` go through `f32`.
 
@@ -125,32 +125,42 @@ fn run<E: Float>(x: &[E], planes: usize, t: &Taps, m: Mode, f: impl Fn(SliceArgs
         let ilen = if m == Mode::Arg { slice_len } else { 0 };
         // Slack for a whole vector past the row's last column.
         let padded = w + 16;
+        // Runs of whole slices, at least 16K input elements per task where there is
+        // enough work for 4 tasks per thread (a 7×7 plane alone is far too little work
+        // for a task from a shared counter; a shape rule, not a CPU one).
+        let slices = planes * od_n;
+        let per = ((1 << 14) / in_plane.max(1))
+            .min(slices.div_ceil(4 * crate::threads::num_threads()))
+            .max(1);
         par_tasks(
-            planes * od_n,
+            slices.div_ceil(per),
             || Scratch {
                 val: vec![E::zero(); padded],
                 tag: vec![E::zero(); padded],
                 rows: Vec::new(),
             },
-            |sc, task| {
-                let (pl, d) = (task / od_n, task % od_n);
-                // SAFETY: output slice `task` (plane pl, depth d) of `out` and of `idx`
-                // (`ilen` = 0 when there are no indices), written only by this task.
-                let (o, i) = unsafe {
-                    (
-                        std::slice::from_raw_parts_mut(optr.get().add(task * slice_len), slice_len),
-                        std::slice::from_raw_parts_mut(iptr.get().add(task * ilen), ilen),
-                    )
-                };
-                f(SliceArgs {
-                    x: &x[pl * in_plane..][..in_plane],
-                    t,
-                    m,
-                    od: d,
-                    out: o,
-                    idx: i,
-                    sc,
-                });
+            |sc, run| {
+                for task in run * per..((run + 1) * per).min(slices) {
+                    let (pl, d) = (task / od_n, task % od_n);
+                    // SAFETY: output slice `task` (plane pl, depth d) of `out` and of
+                    // `idx` (`ilen` = 0 when there are no indices), written only by this
+                    // task.
+                    let (o, i) = unsafe {
+                        (
+                            std::slice::from_raw_parts_mut(optr.get().add(task * slice_len), slice_len),
+                            std::slice::from_raw_parts_mut(iptr.get().add(task * ilen), ilen),
+                        )
+                    };
+                    f(SliceArgs {
+                        x: &x[pl * in_plane..][..in_plane],
+                        t,
+                        m,
+                        od: d,
+                        out: o,
+                        idx: i,
+                        sc,
+                    });
+                }
             },
         );
     }
