@@ -49,7 +49,7 @@ fn adaptive_avg<T: Float, S: Storage<Elem = T>, D: Dimension, const N: usize>(
     let data = contiguous(x);
     // Bands that tile the input evenly are windows (kernel = stride = L / O, no
     // padding): the vectorised window kernels take them.
-    if (0..N).all(|a| out[a] > 0 && input[a] % out[a] == 0) {
+    if (0..N).all(|a| out[a] > 0 && input[a].is_multiple_of(out[a])) {
         let k: [usize; N] = std::array::from_fn(|a| input[a] / out[a]);
         let g = PoolGeom::<N> {
             input,

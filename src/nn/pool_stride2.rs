@@ -16,7 +16,11 @@ use super::simd::Simd;
 use num_traits::{Float as _, Zero};
 use std::mem::MaybeUninit;
 
-/// True for the geometries [`max_plane_s2`] takes.
+/// An average's divisor row (`OW` entries and a vector of slack) and the function that
+/// fills it for an output row.
+pub(crate) type Divisors<'a, E> = (&'a mut [E], &'a mut dyn FnMut(usize, &mut [E]));
+
+/// True for the geometries [`plane_s2`] takes.
 pub(crate) fn takes(g: &PoolGeom) -> bool {
     g.s[1] == 2 && g.d[1] == 1
 }
@@ -34,7 +38,7 @@ pub(crate) unsafe fn plane_s2<S: Simd>(
     g: &PoolGeom,
     out: &mut [MaybeUninit<S::E>],
     rows: &mut Vec<usize>,
-    mut div: Option<(&mut [S::E], &mut dyn FnMut(usize, &mut [S::E]))>,
+    mut div: Option<Divisors<'_, S::E>>,
 ) {
     let n = S::LANES;
     let (w, ow_n) = (g.input[1], g.out[1]);
