@@ -333,6 +333,7 @@ mod tests {
 
     #[test]
     fn rows_then_columns_equal_the_window_kernel() {
+        #[cfg_attr(miri, allow(unused_mut))]
         let mut levels = vec![Level::Portable];
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         {
