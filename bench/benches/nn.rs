@@ -180,6 +180,11 @@ fn main() {
     let mut h = Table::default();
     head_cases(&mut h, &mut rng);
     h.print("nn, ResNet-18 head and a pool into a bound output against ONNX Runtime, f32 (threads per row)");
+    let mut p = Table::default();
+    pool_indices_cases(&mut p, &mut rng);
+    p.print(
+        "nn, pooling with indices and adaptive pooling against ONNX Runtime, f32 (threads per row)",
+    );
 }
 
 /// ResNet-18's head at batch 1 and 8 against ONNX Runtime (`bench/py/nn_ort.py`'s
@@ -599,4 +604,119 @@ fn softmax_cases(
         vec![("numpy", np.get("softmax_0").copied())],
         note(ours),
     );
+}
+
+/// Pooling with indices and adaptive pooling against ONNX Runtime's nearest single node
+/// (`bench/py/nn_ort.py pools`): MaxPool with its Indices output for the
+/// `max_pool{1,2,3}d_with_indices` rows and for adaptive max pooling to a divisor of
+/// the input (kernel = stride = input / output); GlobalMaxPool / GlobalAveragePool
+/// (no indices there) for adaptive pooling to 1; AveragePool for adaptive averages to a
+/// divisor. Medians on 1 and 2 threads; the notes give GB/s of one read of the input
+/// and one write of the output (values, and indices as i64 where returned).
+fn pool_indices_cases(t: &mut Table, rng: &mut rand::rngs::StdRng) {
+    type Case = (&'static str, Vec<usize>, usize);
+    // (name, input shape, input elements per output element, for the GB/s note)
+    let cases: [Case; 11] = [
+        ("pool1d max+indices 3/2 64@4096 b8", vec![8, 64, 4096], 2),
+        ("pool2d max+indices 3/2 64@112 b1", vec![1, 64, 112, 112], 4),
+        ("pool2d max+indices 3/2 64@112 b8", vec![8, 64, 112, 112], 4),
+        (
+            "pool3d max+indices 3/2 32@16x56 b2",
+            vec![2, 32, 16, 56, 56],
+            8,
+        ),
+        ("adaptive max2d 512@14->7 b8", vec![8, 512, 14, 14], 4),
+        ("adaptive max2d 512@7->1 b8", vec![8, 512, 7, 7], 49),
+        ("adaptive max1d 64@4096->1024 b8", vec![8, 64, 4096], 4),
+        (
+            "adaptive max3d 32@16x56->8x28 b2",
+            vec![2, 32, 16, 56, 56],
+            8,
+        ),
+        ("adaptive avg1d 64@4096->1024 b8", vec![8, 64, 4096], 4),
+        (
+            "adaptive avg3d 32@16x56->8x28 b2",
+            vec![2, 32, 16, 56, 56],
+            8,
+        ),
+        (
+            "adaptive avg3d 32@16x56->1 b2",
+            vec![2, 32, 16, 56, 56],
+            50176,
+        ),
+    ];
+    if !cases.iter().any(|c| selected(c.0)) {
+        return;
+    }
+    let threads: Vec<usize> = (1..=2)
+        .filter(|&n| n <= rayon::current_num_threads())
+        .collect();
+    let mut args: Vec<String> = vec!["pools".into()];
+    args.extend(threads.iter().map(|n| n.to_string()));
+    let ort = py_times("nn_ort.py", &args);
+    let m1 = nn::MaxPool1dArgs {
+        stride: 2,
+        padding: 1,
+        ..nn::MaxPool1dArgs::new(3)
+    };
+    let m2 = nn::MaxPool2dArgs {
+        stride: [2, 2],
+        padding: [1, 1],
+        ..nn::MaxPool2dArgs::new([3, 3])
+    };
+    let m3 = nn::MaxPool3dArgs {
+        stride: [2; 3],
+        padding: [1; 3],
+        ..nn::MaxPool3dArgs::new([3; 3])
+    };
+    for (name, shape, per) in cases {
+        if !selected(name) {
+            continue;
+        }
+        let x = Tensor::<f32, _>::randn(shape.as_slice(), rng);
+        let run = || match name {
+            "pool1d max+indices 3/2 64@4096 b8" => {
+                std::hint::black_box(nn::max_pool1d_with_indices(&x, &m1).unwrap());
+            }
+            "pool2d max+indices 3/2 64@112 b1" | "pool2d max+indices 3/2 64@112 b8" => {
+                std::hint::black_box(nn::max_pool2d_with_indices(&x, &m2).unwrap());
+            }
+            "pool3d max+indices 3/2 32@16x56 b2" => {
+                std::hint::black_box(nn::max_pool3d_with_indices(&x, &m3).unwrap());
+            }
+            "adaptive max2d 512@14->7 b8" => {
+                std::hint::black_box(nn::adaptive_max_pool2d(&x, [7, 7]).unwrap());
+            }
+            "adaptive max2d 512@7->1 b8" => {
+                std::hint::black_box(nn::adaptive_max_pool2d(&x, [1, 1]).unwrap());
+            }
+            "adaptive max1d 64@4096->1024 b8" => {
+                std::hint::black_box(nn::adaptive_max_pool1d(&x, 1024).unwrap());
+            }
+            "adaptive max3d 32@16x56->8x28 b2" => {
+                std::hint::black_box(nn::adaptive_max_pool3d(&x, [8, 28, 28]).unwrap());
+            }
+            "adaptive avg1d 64@4096->1024 b8" => {
+                std::hint::black_box(nn::adaptive_avg_pool1d(&x, 1024).unwrap());
+            }
+            "adaptive avg3d 32@16x56->8x28 b2" => {
+                std::hint::black_box(nn::adaptive_avg_pool3d(&x, [8, 28, 28]).unwrap());
+            }
+            _ => {
+                std::hint::black_box(nn::adaptive_avg_pool3d(&x, [1, 1, 1]).unwrap());
+            }
+        };
+        let elems = shape.iter().product::<usize>() as f64;
+        let out_bytes = if name.contains("max") { 12.0 } else { 4.0 };
+        let bytes = 4.0 * elems + out_bytes * elems / per as f64;
+        for &n in &threads {
+            let ours = ferrotensor::with_num_threads(n, || time_median(1.0, &run));
+            t.add(
+                &format!("{name}, {n} thr"),
+                ours,
+                vec![("onnxruntime", ort.get(&format!("{name}@t{n}")).copied())],
+                format!("{:.1} GB/s (read + write)", bytes / ours / 1e9),
+            );
+        }
+    }
 }

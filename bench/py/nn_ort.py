@@ -37,31 +37,54 @@ def selected(name):
     return not flt or any(p.strip() in name for p in flt.split(","))
 
 
-def model(batch, c, o, size, stride):
-    """The single-node graph `x → y` of one case, and its output shape."""
+def conv_model(batch, c, o, size, k, stride, pad, relu, residual=False):
+    """The single-node graph of a k×k convolution with bias (`x → y`, weights from a fixed
+    seed), optionally followed by the addition of a residual input `r` (the output's
+    shape) and a Relu, as the network fuses them; returns the model and the input and
+    output shapes."""
     from onnx import TensorProto, helper, numpy_helper
 
     rng = np.random.default_rng(0)
+    out = (size + 2 * pad - k) // stride + 1
+    w = (rng.standard_normal((o, c, k, k)) * np.sqrt(2.0 / (k * k * o))).astype(np.float32)
+    b = rng.standard_normal(o).astype(np.float32) * np.float32(0.1)
+    inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")]
+    xshape, yshape = [batch, c, size, size], [batch, o, out, out]
+    steps = (["add"] if residual else []) + (["relu"] if relu else [])
+    names = ["c"] + [f"s{i}" for i in range(len(steps))]
+    names[-1] = "y"
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], [names[0]], kernel_shape=[k, k], strides=[stride] * 2, pads=[pad] * 4)
+    ]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, xshape)]
+    for i, step in enumerate(steps):
+        if step == "add":
+            nodes.append(helper.make_node("Add", [names[i], "r"], [names[i + 1]]))
+            inputs.append(helper.make_tensor_value_info("r", TensorProto.FLOAT, yshape))
+        else:
+            nodes.append(helper.make_node("Relu", [names[i]], [names[i + 1]]))
+    graph = helper.make_graph(
+        nodes, "layer", inputs, [helper.make_tensor_value_info("y", TensorProto.FLOAT, yshape)], inits
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), xshape, yshape
+
+
+def model(batch, c, o, size, stride):
+    """The single-node graph `x → y` of one case (a 3×3 pad-1 convolution with bias and
+    Relu, or for `o` None the MaxPool 3×3 pad 1), and its output shape."""
+    from onnx import TensorProto, helper
+
+    if o is not None:
+        m, _, yshape = conv_model(batch, c, o, size, 3, stride, 1, True)
+        return m, yshape
     out = (size + 2 - 3) // stride + 1
-    inits = []
-    if o is None:
-        nodes = [helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[stride] * 2, pads=[1] * 4)]
-        yshape = [batch, c, out, out]
-    else:
-        w = (rng.standard_normal((o, c, 3, 3)) * np.sqrt(2.0 / (9 * o))).astype(np.float32)
-        b = rng.standard_normal(o).astype(np.float32) * np.float32(0.1)
-        inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")]
-        nodes = [
-            helper.make_node("Conv", ["x", "w", "b"], ["c"], kernel_shape=[3, 3], strides=[stride] * 2, pads=[1] * 4),
-            helper.make_node("Relu", ["c"], ["y"]),
-        ]
-        yshape = [batch, o, out, out]
+    yshape = [batch, c, out, out]
+    nodes = [helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[stride] * 2, pads=[1] * 4)]
     graph = helper.make_graph(
         nodes,
         "layer",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [batch, c, size, size])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, yshape)],
-        inits,
     )
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), yshape
 
@@ -76,26 +99,15 @@ def session(m, threads):
 
 
 def main():
-    try:
-        import onnx  # noqa: F401
-        import onnxruntime as ort
-    except ImportError as e:
-        print(f"ONNX Runtime rows skipped: {e}", file=sys.stderr)
+    if not have_ort():
         return
     threads = [int(t) for t in sys.argv[1:]] or [1]
     for name, batch, c, o, size, stride in CASES:
         if not selected(name):
             continue
         m, yshape = model(batch, c, o, size, stride)
-        x = np.random.default_rng(1).standard_normal((batch, c, size, size)).astype(np.float32)
         for t in threads:
-            sess = session(m, t)
-            xv = ort.OrtValue.ortvalue_from_numpy(x)
-            yv = ort.OrtValue.ortvalue_from_shape_and_type(yshape, np.float32)
-            bind = sess.io_binding()
-            bind.bind_ortvalue_input("x", xv)
-            bind.bind_ortvalue_output("y", yv)
-            print(f"{name}@t{t}\t{median_time(lambda: sess.run_with_iobinding(bind), 1.0)}", flush=True)
+            print(f"{name}@t{t}\t{time_bound(m, [batch, c, size, size], yshape, t)}", flush=True)
 
 
 # The `head` block (bench/benches/nn.rs, `head_cases`): `python3 nn_ort.py head THREADS ...`
@@ -137,24 +149,38 @@ def head_model(name, batch):
 
 
 def time_bound(m, xshape, yshape, t):
+    """The median time of one `run_with_iobinding` of `m` on `t` threads: `x` (and any
+    further graph input, such as a residual `r`) random from a fixed seed, the output
+    preallocated, all bound once."""
     import onnxruntime as ort
 
     sess = session(m, t)
-    x = np.random.default_rng(1).standard_normal(xshape).astype(np.float32)
-    xv = ort.OrtValue.ortvalue_from_numpy(x)
-    yv = ort.OrtValue.ortvalue_from_shape_and_type(yshape, np.float32)
+    rng = np.random.default_rng(1)
     bind = sess.io_binding()
-    bind.bind_ortvalue_input("x", xv)
+    keep = []
+    for inp in m.graph.input:
+        shape = xshape if inp.name == "x" else [d.dim_value for d in inp.type.tensor_type.shape.dim]
+        v = ort.OrtValue.ortvalue_from_numpy(rng.standard_normal(shape).astype(np.float32))
+        keep.append(v)
+        bind.bind_ortvalue_input(inp.name, v)
+    yv = ort.OrtValue.ortvalue_from_shape_and_type(yshape, np.float32)
     bind.bind_ortvalue_output("y", yv)
     return median_time(lambda: sess.run_with_iobinding(bind), 1.0)
 
 
-def head(threads):
+def have_ort():
+    """True if onnx and onnxruntime import (else the rows are skipped, said on stderr)."""
     try:
         import onnx  # noqa: F401
         import onnxruntime  # noqa: F401
     except ImportError as e:
         print(f"ONNX Runtime rows skipped: {e}", file=sys.stderr)
+        return False
+    return True
+
+
+def head(threads):
+    if not have_ort():
         return
     for batch in (1, 8):
         for t in threads:
@@ -195,7 +221,76 @@ def pool3d(threads):
                 print(f"{name}@t{t}\t{time_bound(m, xshape, yshape, t)}", flush=True)
 
 
-if sys.argv[1:2] == ["head"]:
-    head([int(t) for t in sys.argv[2:]] or [1])
-else:
-    main()
+# The `pools` block (bench/benches/nn.rs, `pool_indices_cases`): `python3 nn_ort.py pools
+# THREADS ...` times ONNX Runtime's nearest single node for each pooling with indices
+# and adaptive pooling row: (case, op, input shape, output shape, attributes, indices).
+# MaxPool with its Indices output (flat over the whole tensor in ONNX, per plane in
+# PyTorch: the same work); adaptive pooling to a divisor of the input as the pool with
+# kernel = stride = input / output, to 1 as the Global… pool (no indices there).
+POOL_CASES = [
+    ("pool1d max+indices 3/2 64@4096 b8", "MaxPool", [8, 64, 4096], [8, 64, 2048],
+     dict(kernel_shape=[3], strides=[2], pads=[1, 1]), True),
+    ("pool2d max+indices 3/2 64@112 b1", "MaxPool", [1, 64, 112, 112], [1, 64, 56, 56],
+     dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1] * 4), True),
+    ("pool2d max+indices 3/2 64@112 b8", "MaxPool", [8, 64, 112, 112], [8, 64, 56, 56],
+     dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1] * 4), True),
+    ("pool3d max+indices 3/2 32@16x56 b2", "MaxPool", [2, 32, 16, 56, 56], [2, 32, 8, 28, 28],
+     dict(kernel_shape=[3] * 3, strides=[2] * 3, pads=[1] * 6), True),
+    ("adaptive max2d 512@14->7 b8", "MaxPool", [8, 512, 14, 14], [8, 512, 7, 7],
+     dict(kernel_shape=[2, 2], strides=[2, 2]), True),
+    ("adaptive max2d 512@7->1 b8", "GlobalMaxPool", [8, 512, 7, 7], [8, 512, 1, 1], {}, False),
+    ("adaptive max1d 64@4096->1024 b8", "MaxPool", [8, 64, 4096], [8, 64, 1024],
+     dict(kernel_shape=[4], strides=[4]), True),
+    ("adaptive max3d 32@16x56->8x28 b2", "MaxPool", [2, 32, 16, 56, 56], [2, 32, 8, 28, 28],
+     dict(kernel_shape=[2] * 3, strides=[2] * 3), True),
+    ("adaptive avg1d 64@4096->1024 b8", "AveragePool", [8, 64, 4096], [8, 64, 1024],
+     dict(kernel_shape=[4], strides=[4]), False),
+    ("adaptive avg3d 32@16x56->8x28 b2", "AveragePool", [2, 32, 16, 56, 56], [2, 32, 8, 28, 28],
+     dict(kernel_shape=[2] * 3, strides=[2] * 3), False),
+    ("adaptive avg3d 32@16x56->1 b2", "GlobalAveragePool", [2, 32, 16, 56, 56], [2, 32, 1, 1, 1], {}, False),
+]
+
+
+def pool_model(op, xshape, yshape, attrs, indices):
+    """One pooling node `x → y` (and `i`, int64, for MaxPool's Indices output)."""
+    from onnx import TensorProto, helper
+
+    outs = [helper.make_tensor_value_info("y", TensorProto.FLOAT, yshape)]
+    if indices:
+        outs.append(helper.make_tensor_value_info("i", TensorProto.INT64, yshape))
+    node = helper.make_node(op, ["x"], [o.name for o in outs], **attrs)
+    graph = helper.make_graph(
+        [node], "pool", [helper.make_tensor_value_info("x", TensorProto.FLOAT, xshape)], outs
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def pools(threads):
+    import onnxruntime as ort
+
+    if not have_ort():
+        return
+    for name, op, xshape, yshape, attrs, indices in POOL_CASES:
+        if not selected(name):
+            continue
+        m = pool_model(op, xshape, yshape, attrs, indices)
+        for t in threads:
+            sess = session(m, t)
+            xv = ort.OrtValue.ortvalue_from_numpy(np.random.default_rng(1).standard_normal(xshape).astype(np.float32))
+            bind = sess.io_binding()
+            bind.bind_ortvalue_input("x", xv)
+            outs = [ort.OrtValue.ortvalue_from_shape_and_type(yshape, np.float32)]
+            bind.bind_ortvalue_output("y", outs[0])
+            if indices:
+                outs.append(ort.OrtValue.ortvalue_from_shape_and_type(yshape, np.int64))
+                bind.bind_ortvalue_output("i", outs[1])
+            print(f"{name}@t{t}\t{median_time(lambda: sess.run_with_iobinding(bind), 1.0)}", flush=True)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["head"]:
+        head([int(t) for t in sys.argv[2:]] or [1])
+    elif sys.argv[1:2] == ["pools"]:
+        pools([int(t) for t in sys.argv[2:]] or [1])
+    else:
+        main()

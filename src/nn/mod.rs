@@ -88,6 +88,7 @@ mod pool_kernel;
 #[cfg(test)]
 mod pool_kernel_tests;
 mod pool_nd;
+mod pool_rows;
 mod pool_stride2;
 mod simd;
 mod softmax;

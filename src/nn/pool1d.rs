@@ -4,7 +4,8 @@
 
 use super::pool_geom::{PoolGeom, Window};
 use super::pool_kernel::{Reduce, pool_planes};
-use super::pool_nd::{Taps, max_with_indices};
+use super::pool_nd::Taps;
+use super::pool_rows::max_with_indices;
 use super::util::{contiguous, owned_dim};
 use crate::element::Float;
 use crate::error::Result;

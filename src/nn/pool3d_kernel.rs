@@ -3,15 +3,15 @@
 //! slices of the window's in-bounds depths are reduced into one slice (whole vectors
 //! over the contiguous `H·W` elements; NaN propagates through the maximum), which
 //! [`super::pool_kernel::plane`] then pools over `H × W` with the window's last two
-//! axes. An average is divided by its `H × W` count there and by its depth count here
-//! (or once by a divisor override).
+//! axes. An average is divided once, by its `H × W` count times its depth count (or by
+//! a divisor override), in the 2-D kernel.
 
 use super::conv_block::Level;
 use super::pool_geom::PoolGeom;
 use super::pool_kernel::{Reduce, Scratch, plane};
 use super::simd::{Scalar, Simd};
 use super::util::{cast_slice, cast_vec, from_f32, par_tasks, to_f32};
-use crate::element::{Float, Num};
+use crate::element::Float;
 use crate::iter::SendPtr;
 use num_traits::Zero;
 use std::mem::MaybeUninit;
@@ -101,7 +101,7 @@ fn run<E: Float>(x: &[E], planes: usize, g: &PoolGeom<3>, r: Reduce, f: impl Fn(
 }
 
 /// One output slice: the depth reduction into `buf` (or the one input slice in place),
-/// the 2-D kernel, and for an average without override the division by the depth count.
+/// then the 2-D kernel (dividing an average by the whole window's count).
 ///
 /// # Safety
 /// `S`'s CPU features are available.
@@ -132,30 +132,25 @@ unsafe fn slice<S: Simd>(a: SliceArgs<'_, S::E>) {
         }
         &a.buf[..]
     };
-    // SAFETY: the features are the caller's contract; `src` is H × W, `out` OH × OW,
-    // `sc` sized for `g2`.
-    unsafe { plane::<S>(src, a.g2, a.r, a.out, a.sc) };
-    if let Reduce::Avg {
-        count_include_pad,
-        divisor: None,
-    } = a.r
-    {
-        let cd = if count_include_pad {
+    // The depth count joins the 2-D kernel's divisor: one division, as PyTorch.
+    a.sc.count_scale = match a.r {
+        Reduce::Avg {
+            count_include_pad: true,
+            divisor: None,
+        } => {
             let start = (a.od * a.g.s[0]) as isize - a.g.p[0] as isize;
             let end = (start + a.g.k[0] as isize).min((a.g.input[0] + a.g.p[0]) as isize);
             (end - start) as usize
-        } else {
-            taps.len()
-        };
-        if cd != 1 {
-            let cd = S::E::from_usize(cd);
-            for v in a.out.iter_mut() {
-                // SAFETY: the 2-D kernel wrote every element of `out`.
-                let y = unsafe { v.assume_init() };
-                v.write(y / cd);
-            }
         }
-    }
+        Reduce::Avg {
+            count_include_pad: false,
+            divisor: None,
+        } => taps.len(),
+        _ => 1,
+    };
+    // SAFETY: the features are the caller's contract; `src` is H × W, `out` OH × OW,
+    // `sc` sized for `g2`.
+    unsafe { plane::<S>(src, a.g2, a.r, a.out, a.sc) };
 }
 
 /// The slice kernel compiled for each x86 level.
@@ -184,7 +179,7 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nn::pool_nd::{Taps, average, max_with_indices};
+    use crate::nn::pool_nd::{Taps, average_scalar as average, max_with_indices_scalar as max_with_indices};
 
     /// Against the scalar window kernel (the definition) on windows with padding,
     /// dilation, ceil-mode-like edges and NaN, f32 and f64, every level.

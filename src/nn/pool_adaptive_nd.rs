@@ -1,8 +1,13 @@
 //! Adaptive pooling over 1 and 3 spatial axes (average) and 1, 2 and 3 (maximum, with
 //! indices): PyTorch's bands (output `i` of `o` reads `⌊i·L/o⌋ .. ⌈(i+1)·L/o⌉`) reduced
-//! by the kernel of [`super::pool_nd`]. The 2-D average is [`super::adaptive_avg_pool2d`].
+//! by the kernel of [`super::pool_rows`] (averages whose bands tile the input evenly by
+//! the window kernels). The 2-D average is [`super::adaptive_avg_pool2d`].
 
-use super::pool_nd::{Taps, average, max_with_indices};
+use super::pool_geom::PoolGeom;
+use super::pool_kernel::{Reduce, pool_planes};
+use super::pool_nd::Taps;
+use super::pool_rows::{average, max_with_indices};
+use super::pool3d_kernel::pool3d_planes;
 use super::util::{contiguous, owned_dim};
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
@@ -40,7 +45,32 @@ fn adaptive_avg<T: Float, S: Storage<Elem = T>, D: Dimension, const N: usize>(
     out: [usize; N],
 ) -> Result<Tensor<T, D>> {
     let (planes, taps, shape) = bands(op, x.shape(), out)?;
-    Ok(owned_dim(average(&contiguous(x), planes, &taps, None), &shape))
+    let input: [usize; N] = std::array::from_fn(|a| x.shape()[2 + a]);
+    let data = contiguous(x);
+    // Bands that tile the input evenly are windows (kernel = stride = L / O, no
+    // padding): the vectorised window kernels take them.
+    if (0..N).all(|a| out[a] > 0 && input[a].is_multiple_of(out[a])) {
+        let k: [usize; N] = std::array::from_fn(|a| input[a] / out[a]);
+        let g = PoolGeom::<N> {
+            input,
+            out,
+            k,
+            s: k,
+            p: [0; N],
+            d: [1; N],
+        };
+        let r = Reduce::Avg {
+            count_include_pad: true,
+            divisor: None,
+        };
+        let y = if N == 3 {
+            pool3d_planes(&data, planes, &g.lift::<3>(), r)
+        } else {
+            pool_planes(&data, planes, &g.lift::<2>(), r)
+        };
+        return Ok(owned_dim(y, &shape));
+    }
+    Ok(owned_dim(average(&data, planes, &taps, None), &shape))
 }
 
 #[allow(clippy::type_complexity)]

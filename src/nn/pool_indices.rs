@@ -4,7 +4,8 @@
 
 use super::pool::MaxPool2dArgs;
 use super::pool_geom::PoolGeom;
-use super::pool_nd::{Taps, max_with_indices};
+use super::pool_nd::Taps;
+use super::pool_rows::max_with_indices;
 use super::util::{contiguous, dims, owned_dim};
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};

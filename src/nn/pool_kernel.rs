@@ -15,7 +15,7 @@ use super::pool_geom::PoolGeom;
 use super::pool_stride2;
 use super::simd::{Scalar, Simd};
 use super::util::{cast_slice, from_f32, par_tasks, to_f32};
-use crate::element::{Float, Num};
+use crate::element::Float;
 use crate::iter::SendPtr;
 use num_traits::{Float as _, Zero};
 use std::mem::MaybeUninit;
@@ -150,6 +150,12 @@ pub(crate) struct Scratch<E> {
     div: Vec<E>,
     /// The input rows of one output row's window.
     rows: Vec<usize>,
+    /// A factor of every average's count (the depth count of a 3-D average, so that
+    /// it divides once, as PyTorch does); 1 for 2-D pooling.
+    pub(crate) count_scale: usize,
+    /// The row factor of the divisors in `div` (0: none yet): interior rows share it,
+    /// so their divisors are not recomputed.
+    div_key: usize,
 }
 
 impl<E: Float> Scratch<E> {
@@ -163,6 +169,8 @@ impl<E: Float> Scratch<E> {
             phase_len,
             div: vec![E::one(); g.out[1] + lanes],
             rows: Vec::with_capacity(g.k[0]),
+            count_scale: 1,
+            div_key: 0,
         }
     }
 }
@@ -188,6 +196,33 @@ fn avg_count(start: isize, k: usize, p: usize, len: usize, include_pad: bool) ->
         (end - start) as usize
     } else {
         count(start, k, 1, len as isize)
+    }
+}
+
+/// The average divisors of output row `oh` into `div[..OW]`: the override, or the
+/// window's count (times `scale`, a 3-D average's depth count). Skipped when the row's
+/// factor equals `key`, the factor of the divisors already there (then updated).
+fn row_divisors<E: Float>(g: &PoolGeom, r: Reduce, scale: usize, oh: usize, div: &mut [E], key: &mut usize) {
+    let Reduce::Avg {
+        count_include_pad,
+        divisor,
+    } = r
+    else {
+        return;
+    };
+    let r0 = (oh * g.s[0]) as isize - g.p[0] as isize;
+    let factor = match divisor {
+        Some(_) => usize::MAX,
+        None => scale * avg_count(r0, g.k[0], g.p[0], g.input[0], count_include_pad),
+    };
+    if *key == factor {
+        return;
+    }
+    *key = factor;
+    for (ow, dv) in div[..g.out[1]].iter_mut().enumerate() {
+        let c0 = (ow * g.s[1]) as isize - g.p[1] as isize;
+        let cnt = divisor.unwrap_or_else(|| factor * avg_count(c0, g.k[1], g.p[1], g.input[1], count_include_pad));
+        *dv = E::from_usize(cnt);
     }
 }
 
@@ -219,9 +254,18 @@ pub(crate) unsafe fn plane<S: Simd>(
         Reduce::Avg { .. } => S::E::zero(),
     };
     let max = r == Reduce::Max;
-    if max && pool_stride2::takes(g) {
-        // SAFETY: the features are the caller's contract.
-        return unsafe { pool_stride2::max_plane_s2::<S>(x, g, out, &mut sc.rows) };
+    if pool_stride2::takes(g) {
+        // SAFETY: the features are the caller's contract; `div` has OW + LANES entries.
+        return unsafe {
+            match r {
+                Reduce::Max => pool_stride2::plane_s2::<S>(x, g, out, &mut sc.rows, None),
+                Reduce::Avg { .. } => {
+                    let (scale, key) = (sc.count_scale, &mut sc.div_key);
+                    let mut fill = |oh: usize, d: &mut [S::E]| row_divisors(g, r, scale, oh, d, key);
+                    pool_stride2::plane_s2::<S>(x, g, out, &mut sc.rows, Some((&mut sc.div, &mut fill)))
+                }
+            }
+        };
     }
     // The row's padding columns hold the identity for every output row.
     sc.row.fill(ident);
@@ -234,7 +278,6 @@ pub(crate) unsafe fn plane<S: Simd>(
     unsafe {
         let rowp = sc.row.as_mut_ptr();
         for oh in 0..g.out[0] {
-            let r0 = (oh * g.s[0]) as isize - g.p[0] as isize;
             // 1. Vertical, in registers over the window's rows, one plain store per
             // vector: input columns 0..W land at row[p1 + x]; the lanes past W hold
             // the identity, as the right padding must.
@@ -277,18 +320,8 @@ pub(crate) unsafe fn plane<S: Simd>(
                 (sc.phases.as_ptr(), sc.phase_len)
             };
             // Divisors of this output row.
-            if let Reduce::Avg {
-                count_include_pad,
-                divisor,
-            } = r
-            {
-                let rc = avg_count(r0, g.k[0], g.p[0], g.input[0], count_include_pad);
-                for (ow, dv) in sc.div[..g.out[1]].iter_mut().enumerate() {
-                    let c0 = (ow * s1) as isize - g.p[1] as isize;
-                    let cnt =
-                        divisor.unwrap_or_else(|| rc * avg_count(c0, g.k[1], g.p[1], g.input[1], count_include_pad));
-                    *dv = S::E::from_usize(cnt);
-                }
+            if !max {
+                row_divisors(g, r, sc.count_scale, oh, &mut sc.div, &mut sc.div_key);
             }
             // 3. Horizontal.
             let orow = out.as_mut_ptr().cast::<S::E>().add(oh * g.out[1]);

@@ -1,18 +1,23 @@
-//! The scalar pooling kernel behind every pooling with returned indices and the
-//! adaptive 1-/3-D average and every adaptive max pooling: each output reduces the input positions listed per
-//! axis (a window's in-bounds taps, or an adaptive band), one `(n, c)` plane per task.
-//! Geometries of fewer axes are lifted to 3 with unit axes in front.
+//! The input positions each output of a pooling reads, per axis ([`Taps`]: a window's
+//! in-bounds taps, or an adaptive band), for the kernel of [`super::pool_rows`] behind
+//! every pooling with returned indices, the adaptive 1-/3-D average and every adaptive
+//! max pooling. Geometries of fewer axes are lifted to 3 with unit axes in front.
+//! The scalar window kernels here (tests only) are the definition the vectorised
+//! kernels are tested against.
 
 use super::pool_geom::PoolGeom;
+#[cfg(test)]
 use super::util::{from_f32, is_native, par_tasks, to_f32};
+#[cfg(test)]
 use crate::element::Float;
+#[cfg(test)]
 use crate::iter::SendPtr;
 
 /// For each of 3 axes and each output position along it: the input positions it reads,
 /// and the factor of the average's divisor along that axis.
 pub(crate) struct Taps {
-    input: [usize; 3],
-    taps: [Vec<Vec<usize>>; 3],
+    pub(super) input: [usize; 3],
+    pub(super) taps: [Vec<Vec<usize>>; 3],
     counts: [Vec<usize>; 3],
 }
 
@@ -53,16 +58,30 @@ impl Taps {
         Taps { input, taps, counts }
     }
 
+    /// Output lengths per axis.
+    pub(super) fn out(&self) -> [usize; 3] {
+        std::array::from_fn(|a| self.taps[a].len())
+    }
+
+    /// The most input rows `(d, h)` one window reads.
+    pub(super) fn max_rows(&self) -> usize {
+        let most = |a: usize| self.taps[a].iter().map(Vec::len).max().unwrap_or(0);
+        most(0) * most(1)
+    }
+
+    #[cfg(test)]
     fn in_plane(&self) -> usize {
         self.input.iter().product()
     }
 
+    #[cfg(test)]
     fn out_plane(&self) -> usize {
         self.taps.iter().map(Vec::len).product()
     }
 
     /// Calls `f(output index, window)` for every output of a plane; the window lists the
     /// flat input positions `(d·H + h)·W + w` in window order.
+    #[cfg(test)]
     fn for_each_window(&self, mut f: impl FnMut(usize, &[usize])) {
         let [_, h, w] = self.input;
         let mut window = Vec::new();
@@ -84,13 +103,14 @@ impl Taps {
     }
 
     /// The divisor of output `at` (row-major over the 3 axes).
-    fn count(&self, at: usize) -> usize {
+    pub(super) fn count(&self, at: usize) -> usize {
         let (oh, ow) = (self.taps[1].len(), self.taps[2].len());
         self.counts[0][at / (oh * ow)] * self.counts[1][at / ow % oh] * self.counts[2][at % ow]
     }
 }
 
 /// Runs `f(plane input, plane output)` over `planes` planes in parallel.
+#[cfg(test)]
 fn per_plane<T: Copy + Send + Sync, U: Copy + Send>(
     x: &[T],
     planes: usize,
@@ -117,8 +137,9 @@ fn per_plane<T: Copy + Send + Sync, U: Copy + Send>(
 
 /// The maximum of every window and its flat position in the input plane (PyTorch's
 /// rule: the first maximum in window order; a NaN replaces the maximum, so the last
-/// NaN wins).
-pub(crate) fn max_with_indices<T: Float>(x: &[T], planes: usize, t: &Taps) -> (Vec<T>, Vec<i64>) {
+/// NaN wins). Scalar, one window at a time: the definition for the tests.
+#[cfg(test)]
+pub(crate) fn max_with_indices_scalar<T: Float>(x: &[T], planes: usize, t: &Taps) -> (Vec<T>, Vec<i64>) {
     let sizes = (t.in_plane(), t.out_plane());
     let both = per_plane(x, planes, sizes, (T::zero(), 0i64), |xp, o| {
         t.for_each_window(|at, win| {
@@ -137,10 +158,11 @@ pub(crate) fn max_with_indices<T: Float>(x: &[T], planes: usize, t: &Taps) -> (V
 }
 
 /// The mean of every window: its sum divided by `divisor` if given, else by the window's
-/// count. `f16`/`bf16` sum in `f32`.
-pub(crate) fn average<T: Float>(x: &[T], planes: usize, t: &Taps, divisor: Option<usize>) -> Vec<T> {
+/// count. `f16`/`bf16` sum in `f32`. Scalar: the definition for the tests.
+#[cfg(test)]
+pub(crate) fn average_scalar<T: Float>(x: &[T], planes: usize, t: &Taps, divisor: Option<usize>) -> Vec<T> {
     if !is_native::<T>() {
-        return from_f32(&average(&to_f32(x), planes, t, divisor));
+        return from_f32(&average_scalar(&to_f32(x), planes, t, divisor));
     }
     let sizes = (t.in_plane(), t.out_plane());
     per_plane(x, planes, sizes, T::zero(), |xp, o| {
@@ -167,14 +189,14 @@ mod tests {
             p: [0, 0, 0],
             d: [1, 1, 1],
         };
-        let (v, i) = max_with_indices(&x, 1, &Taps::window(&g, true));
+        let (v, i) = max_with_indices_scalar(&x, 1, &Taps::window(&g, true));
         assert_eq!((v, i), (vec![6.0, 8.0], vec![6, 8]));
-        assert_eq!(average(&x, 1, &Taps::window(&g, true), None), vec![3.0, 5.0]);
+        assert_eq!(average_scalar(&x, 1, &Taps::window(&g, true), None), vec![3.0, 5.0]);
         let a = Taps::adaptive([1, 1, 5], [1, 1, 3]);
-        assert_eq!(average(&x[..5], 1, &a, None), vec![0.5, 2.0, 3.5]);
+        assert_eq!(average_scalar(&x[..5], 1, &a, None), vec![0.5, 2.0, 3.5]);
         let mut y = x.clone();
         y[1] = f64::NAN;
-        let (v, i) = max_with_indices(&y[..5], 1, &a);
+        let (v, i) = max_with_indices_scalar(&y[..5], 1, &a);
         assert!(v[0].is_nan() && i[0] == 1 && v[1].is_nan() && i[1] == 1);
     }
 }

@@ -1,98 +1,124 @@
-//! The max pool with column stride 2 and column dilation 1 (ResNet's stem: 3×3, stride
-//! 2, padding 1), in registers: per output row and vector of `n` outputs, the window's
-//! input rows are reduced at the column offsets the horizontal taps need (two vectors,
-//! `2n` columns, per pair of taps), split into even and odd columns with one permute
-//! pair, and reduced across the taps. No scratch row is written and read back, so no
+//! Max and average pooling with column stride 2 and column dilation 1 (ResNet's stem:
+//! 3×3, stride 2, padding 1; the 3-D pools' slices), in registers: per output row and
+//! vector of `n` outputs, the window's input rows are reduced at the column offsets the
+//! horizontal taps need (two vectors, `2n` columns, per pair of taps), split into even
+//! and odd columns with one permute pair, and reduced across the taps (an average then
+//! divided by each window's count). No scratch row is written and read back, so no
 //! load waits on a (masked) store, which is what the general kernel of
 //! [`super::pool_kernel`] pays per row.
 //!
-//! Columns outside the input read as −∞ (masked loads at the edges); NaN propagates
-//! through [`Simd::max`].
+//! Columns outside the input read as the identity (−∞, or 0 for sums; masked loads at
+//! the edges); NaN propagates through [`Simd::max`] and the sums. The taps are reduced
+//! in the general kernel's order, so the results are the same bits.
 
 use super::pool_geom::PoolGeom;
 use super::simd::Simd;
-use num_traits::Float as _;
+use num_traits::{Float as _, Zero};
 use std::mem::MaybeUninit;
 
-/// True for the geometries [`max_plane_s2`] takes.
+/// An average's divisor row (`OW` entries and a vector of slack) and the function that
+/// fills it for an output row.
+pub(crate) type Divisors<'a, E> = (&'a mut [E], &'a mut dyn FnMut(usize, &mut [E]));
+
+/// True for the geometries [`plane_s2`] takes.
 pub(crate) fn takes(g: &PoolGeom) -> bool {
     g.s[1] == 2 && g.d[1] == 1
 }
 
-/// Max-pools one plane, `x` `H × W` into `out` `OH × OW`, for a geometry with
-/// [`takes`]; `rows` is scratch for the window's row offsets.
+/// Pools one plane, `x` `H × W` into `out` `OH × OW`, for a geometry with [`takes`]:
+/// the maximum if `div` is `None`, else the sum divided by the count that
+/// `div(oh, row)` writes into `row` (`OW` entries, a vector of slack) for output row
+/// `oh`; `rows` is scratch for the window's row offsets.
 ///
 /// # Safety
 /// `S`'s CPU features are available.
 #[inline(always)]
-pub(crate) unsafe fn max_plane_s2<S: Simd>(
+pub(crate) unsafe fn plane_s2<S: Simd>(
     x: &[S::E],
     g: &PoolGeom,
     out: &mut [MaybeUninit<S::E>],
     rows: &mut Vec<usize>,
+    mut div: Option<Divisors<'_, S::E>>,
 ) {
     let n = S::LANES;
     let (w, ow_n) = (g.input[1], g.out[1]);
     assert!(
-        takes(g) && x.len() >= g.input[0] * w && out.len() >= g.out[0] * ow_n,
-        "max_pool2d: plane outside its buffers"
+        takes(g)
+            && x.len() >= g.input[0] * w
+            && out.len() >= g.out[0] * ow_n
+            && div.as_ref().is_none_or(|(d, _)| d.len() >= ow_n.next_multiple_of(n)),
+        "pool: plane outside its buffers"
     );
+    let max = div.is_none();
     let (k1, p1) = (g.k[1], g.p[1] as isize);
     // SAFETY: the features are the caller's contract; loads read only lanes whose
     // column lies in 0..W of an input row (full loads where the whole vector does,
-    // masked ones at the edges); stores write the first `min(n, OW − ow0)` outputs of
-    // output row `oh`, inside `out` (checked above).
+    // masked ones at the edges) and divisor lanes below OW rounded up to whole vectors
+    // (checked above); stores write the first `min(n, OW − ow0)` outputs of output row
+    // `oh`, inside `out` (checked above).
     unsafe {
-        let ninf = S::splat(S::E::neg_infinity());
+        let ident = S::splat(if max { S::E::neg_infinity() } else { S::E::zero() });
+        let red = |a, b| if max { S::max(a, b) } else { S::add(a, b) };
         for oh in 0..g.out[0] {
             rows.clear();
             rows.extend(g.taps(0, oh).map(|r| r * w));
             let orow = out.as_mut_ptr().cast::<S::E>().add(oh * ow_n);
+            let dv: Option<&[S::E]> = match &mut div {
+                Some((d, f)) => {
+                    f(oh, d);
+                    Some(&**d)
+                }
+                None => None,
+            };
+            let fin = |acc: S::V, ow0: usize| match dv {
+                Some(d) => S::div(acc, S::load(d.as_ptr().add(ow0))),
+                None => acc,
+            };
             if k1 == 3 {
                 // Columns 2·ow − p1 + (0, 1, 2): the even and odd columns from
                 // 2·ow0 − p1, and the even ones shifted by one lane, the next block's
                 // first even column shifted in (the stem's case: half the loads).
-                let (mut e, mut o) = pair::<S>(x, w, rows, -p1);
+                let (mut e, mut o) = pair::<S>(x, w, rows, -p1, max);
                 for ow0 in (0..ow_n).step_by(n) {
                     let (e2, o2) = if ow0 + n > ow_n {
-                        (ninf, ninf) // lane n − 1 is past OW: never stored
+                        (ident, ident) // lane n − 1 is past OW: never stored
                     } else {
-                        pair::<S>(x, w, rows, 2 * (ow0 + n) as isize - p1)
+                        pair::<S>(x, w, rows, 2 * (ow0 + n) as isize - p1, max)
                     };
-                    store::<S>(orow, ow0, ow_n, S::max(S::max(e, o), S::shift_in(e, e2)));
+                    store::<S>(orow, ow0, ow_n, fin(red(red(e, o), S::shift_in(e, e2)), ow0));
                     (e, o) = (e2, o2);
                 }
                 continue;
             }
             for ow0 in (0..ow_n).step_by(n) {
-                let mut acc = ninf;
+                let mut acc = ident;
                 // Taps kj and kj + 1 read columns 2·ow + kj − p1 (+ 1): the even and
                 // odd columns of the 2n columns from 2·ow0 + kj − p1.
                 for kj in (0..k1).step_by(2) {
-                    let (e, o) = pair::<S>(x, w, rows, 2 * ow0 as isize + kj as isize - p1);
-                    acc = if kj == 0 { e } else { S::max(acc, e) };
+                    let (e, o) = pair::<S>(x, w, rows, 2 * ow0 as isize + kj as isize - p1, max);
+                    acc = if kj == 0 { e } else { red(acc, e) };
                     if kj + 1 < k1 {
-                        acc = S::max(acc, o);
+                        acc = red(acc, o);
                     }
                 }
-                store::<S>(orow, ow0, ow_n, acc);
+                store::<S>(orow, ow0, ow_n, fin(acc, ow0));
             }
         }
     }
 }
 
 /// The even and odd columns of the `2·LANES` columns from `c`, reduced over the rows
-/// (as [`column_max`]).
+/// (as [`column_reduce`]).
 ///
 /// # Safety
-/// As [`column_max`].
+/// As [`column_reduce`].
 #[inline(always)]
-unsafe fn pair<S: Simd>(x: &[S::E], w: usize, rows: &[usize], c: isize) -> (S::V, S::V) {
+unsafe fn pair<S: Simd>(x: &[S::E], w: usize, rows: &[usize], c: isize, max: bool) -> (S::V, S::V) {
     // SAFETY: the caller's contract.
     unsafe {
         S::even_odd(
-            column_max::<S>(x, w, rows, c),
-            column_max::<S>(x, w, rows, c + S::LANES as isize),
+            column_reduce::<S>(x, w, rows, c, max),
+            column_reduce::<S>(x, w, rows, c + S::LANES as isize, max),
         )
     }
 }
@@ -114,28 +140,34 @@ unsafe fn store<S: Simd>(orow: *mut S::E, ow0: usize, ow_n: usize, v: S::V) {
     }
 }
 
-/// The maximum over the input rows starting at the offsets `rows` (rows of width `w`)
-/// of columns `c .. c + LANES`, −∞ for columns outside `0..w`.
+/// The maximum (or sum) over the input rows starting at the offsets `rows` (rows of
+/// width `w`) of columns `c .. c + LANES`, −∞ (or 0) for columns outside `0..w`.
 ///
 /// # Safety
 /// `S`'s CPU features are available; every row lies inside `x`.
 #[inline(always)]
-unsafe fn column_max<S: Simd>(x: &[S::E], w: usize, rows: &[usize], c: isize) -> S::V {
+unsafe fn column_reduce<S: Simd>(x: &[S::E], w: usize, rows: &[usize], c: isize, max: bool) -> S::V {
     let wi = w as isize;
     let full = c >= 0 && c + S::LANES as isize <= wi;
     // SAFETY: the features are the caller's contract; a full load reads columns
     // c .. c + LANES inside 0..w of row r, a masked one only the lanes inside 0..w.
     unsafe {
-        let ninf = S::splat(S::E::neg_infinity());
-        let mut acc = ninf;
+        let ident = S::splat(if max { S::E::neg_infinity() } else { S::E::zero() });
+        let mut acc = ident;
         for (i, &r) in rows.iter().enumerate() {
             let p = x.as_ptr().add(r).wrapping_offset(c);
             let v = if full {
                 S::load(p)
             } else {
-                S::load_range_fill(p, -c, wi - c, ninf)
+                S::load_range_fill(p, -c, wi - c, ident)
             };
-            acc = if i == 0 { v } else { S::max(acc, v) };
+            acc = if i == 0 {
+                v
+            } else if max {
+                S::max(acc, v)
+            } else {
+                S::add(acc, v)
+            };
         }
         acc
     }

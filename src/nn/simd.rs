@@ -76,6 +76,12 @@ pub(crate) unsafe trait Simd: Copy {
     /// # Safety
     /// The implementation's CPU features are available.
     unsafe fn mul_add(a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+    /// One step of an arg-max in window order (PyTorch's rule): where `v > best` or `v`
+    /// is NaN, `(best, tag)` becomes `(v, vtag)`; elsewhere it stays. So ties keep the
+    /// first and a NaN replaces even a NaN (the last NaN wins).
+    /// # Safety
+    /// The implementation's CPU features are available.
+    unsafe fn argmax_step(best: Self::V, tag: Self::V, v: Self::V, vtag: Self::V) -> (Self::V, Self::V);
     /// The sum of the lanes.
     /// # Safety
     /// The implementation's CPU features are available.
@@ -156,6 +162,10 @@ unsafe impl<F: crate::element::Float> Simd for Scalar<F> {
     unsafe fn mul_add(a: F, b: F, c: F) -> F {
         // Not `F::mul_add`: without FMA hardware that is a slow libm call.
         a * b + c
+    }
+    #[inline(always)]
+    unsafe fn argmax_step(best: F, tag: F, v: F, vtag: F) -> (F, F) {
+        if v > best || v.is_nan() { (v, vtag) } else { (best, tag) }
     }
     #[inline(always)]
     unsafe fn sum_lanes(v: F) -> F {
@@ -278,6 +288,17 @@ mod x86 {
         unsafe fn mul_add(a: __m512, b: __m512, c: __m512) -> __m512 {
             // SAFETY: AVX-512F is available (trait contract).
             unsafe { _mm512_fmadd_ps(a, b, c) }
+        }
+        #[inline(always)]
+        unsafe fn argmax_step(best: __m512, tag: __m512, v: __m512, vtag: __m512) -> (__m512, __m512) {
+            // SAFETY: AVX-512F is available (trait contract).
+            unsafe {
+                let take = _mm512_cmp_ps_mask::<_CMP_GT_OQ>(v, best) | _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v);
+                (
+                    _mm512_mask_blend_ps(take, best, v),
+                    _mm512_mask_blend_ps(take, tag, vtag),
+                )
+            }
         }
         #[inline(always)]
         unsafe fn sum_lanes(v: __m512) -> f32 {
@@ -405,6 +426,17 @@ mod x86 {
         unsafe fn mul_add(a: __m256, b: __m256, c: __m256) -> __m256 {
             // SAFETY: AVX2 and FMA are available (trait contract).
             unsafe { _mm256_fmadd_ps(a, b, c) }
+        }
+        #[inline(always)]
+        unsafe fn argmax_step(best: __m256, tag: __m256, v: __m256, vtag: __m256) -> (__m256, __m256) {
+            // SAFETY: AVX2 is available (trait contract).
+            unsafe {
+                let take = _mm256_or_ps(
+                    _mm256_cmp_ps::<_CMP_GT_OQ>(v, best),
+                    _mm256_cmp_ps::<_CMP_UNORD_Q>(v, v),
+                );
+                (_mm256_blendv_ps(best, v, take), _mm256_blendv_ps(tag, vtag, take))
+            }
         }
         #[inline(always)]
         unsafe fn sum_lanes(v: __m256) -> f32 {

@@ -209,6 +209,30 @@ for dt in ("float32", "float64"):
     fold_case(dt, 1, 2, (4, 4), 2, l=5)              # error: L does not match
 
 
+# Inputs with ties (five distinct values) and several NaNs per plane, rows wide enough
+# for whole vectors and a tail: PyTorch's tie and NaN rule (first maximum, last NaN) in
+# the vectorised kernels. Defined after the cases above so that their draws are unchanged.
+def rnd(shape, dtype, nan=0):  # noqa: F811
+    x = rng.integers(-2, 3, size=shape).astype(dtype)
+    flat = x.reshape(-1)
+    if nan and flat.size:
+        flat[rng.choice(flat.size, size=nan, replace=False)] = np.nan
+    return x
+
+
+for dt in ("float32", "float64"):
+    maxpool(1, dt, [2, 2, 41], 4, 3, 2, 2, nan=3)
+    maxpool(2, dt, [2, 3, 9, 37], 3, 2, 1, nan=6)
+    maxpool(2, dt, [1, 2, 11, 40], (3, 4), (2, 3), (1, 2), (2, 1), ceil=True, nan=6)
+    maxpool(3, dt, [1, 2, 5, 6, 19], (2, 3, 3), (1, 2, 2), (1, 1, 1), ceil=True, nan=5)
+    adaptive("max", 1, dt, [2, 2, 41], [7], nan=3)
+    adaptive("max", 2, dt, [1, 2, 11, 37], [3, 5], nan=5)
+    adaptive("max", 3, dt, [1, 2, 5, 7, 21], [2, 3, 4], nan=5)
+    adaptive("avg", 1, dt, [2, 2, 41], [7])
+    adaptive("avg", 3, dt, [1, 2, 5, 7, 21], [2, 3, 4])
+    avgpool(3, dt, [1, 2, 6, 9, 37], 3, 2, 1)
+    avgpool(3, dt, [1, 2, 6, 9, 37], 3, 2, 1, include_pad=False)
+
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nn_breadth_conv.json")
 with open(path, "w") as f:
     json.dump({"torch": torch.__version__, "cases": cases}, f, separators=(",", ":"))
