@@ -254,37 +254,15 @@ impl Drop for Scratch {
     }
 }
 
-/// The L2 cache of one core in bytes, from Linux's sysfs (`None` elsewhere or when
-/// unreadable).
-fn l2_bytes() -> Option<usize> {
-    #[cfg(all(target_os = "linux", not(miri)))]
-    {
-        for i in 0..8 {
-            let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
-            let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).ok();
-            if read("level")?.trim() != "2" {
-                continue;
-            }
-            let size = read("size")?;
-            let size = size.trim();
-            let (num, mult) = match size.strip_suffix('K') {
-                Some(k) => (k, 1 << 10),
-                None => match size.strip_suffix('M') {
-                    Some(m) => (m, 1 << 20),
-                    None => (size, 1),
-                },
-            };
-            return num.parse::<usize>().ok().map(|v| v * mult);
-        }
-    }
-    None
-}
-
 /// Bytes of transformed input per block: half of the core's L2 (the other half holds
 /// the weights of a chunk and its products), 1 MiB when the L2 is unknown. Read once.
 fn v_bytes() -> usize {
     static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *V.get_or_init(|| l2_bytes().map_or(V_BYTES_DEFAULT, |l2| (l2 / 2).clamp(256 << 10, 4 << 20)))
+    *V.get_or_init(|| {
+        crate::cpu::cache_bytes()
+            .1
+            .map_or(V_BYTES_DEFAULT, |l2| (l2 / 2).clamp(256 << 10, 4 << 20))
+    })
 }
 
 /// `conv2d` by Winograd on row-major `f32` buffers (`x` is `(N, C, H, W)`); returns
