@@ -4,15 +4,15 @@
 //! A block enters when an owned tensor's buffer of at least
 //! [`LARGE_BUFFER_BYTES`](super::LARGE_BUFFER_BYTES) is dropped and leaves when an
 //! output of a size within 1/8 of it is allocated, when the cache's limits push it out
-//! (oldest first), or [`CACHE_IDLE_RELEASE`] after it entered: the *reaper* thread
-//! sleeps until the oldest block's deadline, frees what is due, and exits when the
-//! cache is empty.
+//! (oldest first), or [`CACHE_IDLE_RELEASE`] after it entered: the memory module's
+//! [reaper](super::reaper) thread sleeps until the oldest block's deadline, frees what is
+//! due, and exits when nothing is kept.
 
 use std::alloc::Layout;
 use std::mem::{ManuallyDrop, MaybeUninit};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::LARGE_BUFFER_BYTES;
@@ -169,19 +169,12 @@ impl Drop for Pool {
     }
 }
 
-/// The cache and whether its reaper thread is running (both under one lock, so that a
-/// block is never left behind by a reaper that is just exiting).
+/// The cache.
 struct State {
     pool: Pool,
-    reaper: bool,
 }
 
-static STATE: Mutex<State> = Mutex::new(State {
-    pool: Pool::new(),
-    reaper: false,
-});
-/// Wakes the reaper early (when the cache is emptied or its limit changes).
-static WAKE: Condvar = Condvar::new();
+static STATE: Mutex<State> = Mutex::new(State { pool: Pool::new() });
 static LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_CACHE_LIMIT_BYTES);
 
 fn lock() -> MutexGuard<'static, State> {
@@ -200,32 +193,23 @@ fn with_pool<R>(f: impl FnOnce(&mut Pool) -> (R, Vec<Block>)) -> R {
     r
 }
 
-/// The reaper: frees blocks as they fall due, returns the freed memory to the system,
-/// and exits once the cache is empty.
-fn reap() {
-    let mut state = lock();
-    loop {
-        let now = Instant::now();
-        let limit = LIMIT.load(Ordering::Relaxed);
+/// Frees the blocks due by `now` (idle, or over the limits); returns the bytes freed
+/// and when the next block falls due. Called by the [reaper](super::reaper).
+pub(super) fn free_due(now: Instant) -> (usize, Option<Instant>) {
+    let limit = LIMIT.load(Ordering::Relaxed);
+    let (due, next) = {
+        let mut state = lock();
         let due = state.pool.evict(now, MAX_BLOCKS, limit);
-        if !due.is_empty() {
-            drop(state);
-            free_all(due);
-            return_free_memory();
-            state = lock();
-            continue;
-        }
-        match state.pool.next_deadline() {
-            None => {
-                state.reaper = false;
-                return;
-            }
-            Some(deadline) => {
-                let wait = deadline.saturating_duration_since(now);
-                state = WAKE.wait_timeout(state, wait).unwrap_or_else(|e| e.into_inner()).0;
-            }
-        }
-    }
+        (due, state.pool.next_deadline())
+    };
+    let freed = due.iter().map(|b| b.bytes).sum();
+    free_all(due);
+    (freed, next)
+}
+
+/// Whether the cache holds any block.
+pub(super) fn holds_any() -> bool {
+    !lock().pool.blocks.is_empty()
 }
 
 /// Asks the C allocator to give free memory back to the system: glibc keeps freed
@@ -246,23 +230,11 @@ pub(crate) fn recycle<T>(v: Vec<T>) {
     if bytes < LARGE_BUFFER_BYTES || bytes > limit || size_of::<T>() == 0 || cfg!(miri) {
         return;
     }
-    let now = Instant::now();
-    let mut state = lock();
-    if !state.reaper {
-        // The reaper frees the block when it falls due; without one, nothing is kept.
-        let spawned = std::thread::Builder::new()
-            .name("ferrotensor-memory".into())
-            .spawn(reap);
-        if spawned.is_err() {
-            drop(state);
-            drop(v);
-            return;
-        }
-        state.reaper = true;
+    with_pool(|p| ((), p.put(v, LARGE_BUFFER_BYTES, limit, Instant::now())));
+    // After storing (see the reaper's docs); without a reaper nothing may be kept.
+    if !super::reaper::ensure_running() {
+        release_cached_buffers();
     }
-    let to_free = state.pool.put(v, LARGE_BUFFER_BYTES, limit, now);
-    drop(state);
-    free_all(to_free);
 }
 
 /// A cached buffer for `n` elements of `T`, if one fits.
@@ -288,7 +260,7 @@ pub(crate) fn reuse<T>(n: usize) -> Option<Vec<MaybeUninit<T>>> {
 pub fn set_buffer_cache_limit(bytes: usize) {
     LIMIT.store(bytes, Ordering::Relaxed);
     with_pool(|p| ((), p.evict(Instant::now(), MAX_BLOCKS, bytes)));
-    WAKE.notify_all();
+    super::reaper::wake();
 }
 
 /// The most bytes of freed large buffers kept for reuse (default
@@ -338,7 +310,7 @@ pub fn release_cached_buffers() -> usize {
     if released > 0 {
         return_free_memory();
     }
-    WAKE.notify_all();
+    super::reaper::wake();
     released
 }
 

@@ -21,8 +21,9 @@
 //!   your tensors are dropped and ferrotensor is not called for two seconds, the
 //!   process's resident anonymous memory is back to what it was (the test
 //!   `resident_memory_returns_after_two_idle_seconds` in `tests/memory.rs` checks this
-//!   through `/proc/self/status`). The thread exists only while the cache holds
-//!   something; where threads cannot be started, nothing is cached.
+//!   through `/proc/self/status`). One thread serves the cache and the kernels' scratch
+//!   below and exists only while something is kept; where threads cannot be started,
+//!   nothing is kept.
 //!
 //! * **Kernel scratch under the same rule.** The convolution kernels keep their tile
 //!   buffers (at most 8 MiB per thread and kernel) for the thread's next call, so a
@@ -54,6 +55,7 @@
 
 pub(crate) mod alloc;
 mod cache;
+mod reaper;
 pub(crate) mod scratch;
 
 pub(crate) use cache::recycle;

@@ -1,6 +1,6 @@
 //! Scratch buffers that kernels keep per thread between calls, under the same policy as
 //! the cache of large buffers: freed [`CACHE_IDLE_RELEASE`](super::CACHE_IDLE_RELEASE)
-//! after their last use by a background thread, and at once by
+//! after their last use by the memory module's [reaper](super::reaper) thread, and at once by
 //! [`release_cached_buffers`](super::release_cached_buffers).
 //!
 //! A convolution's tile buffers are megabytes; allocating them per call page-faults and
@@ -9,7 +9,7 @@
 //! the user; here each thread's [`ScratchSlot`] is registered so that the idle rule and
 //! the release function reach it.
 
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Instant;
 
 use super::cache::CACHE_IDLE_RELEASE;
@@ -27,17 +27,12 @@ struct Kept {
 /// One thread's kept buffers for one kernel (declare it in a `thread_local!`).
 pub(crate) struct ScratchSlot(Arc<Mutex<Kept>>);
 
-/// Every live slot, and whether the reaper thread runs.
+/// Every live slot.
 struct Registry {
     slots: Vec<Weak<Mutex<Kept>>>,
-    reaper: bool,
 }
 
-static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
-    slots: Vec::new(),
-    reaper: false,
-});
-static WAKE: Condvar = Condvar::new();
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry { slots: Vec::new() });
 
 fn registry() -> MutexGuard<'static, Registry> {
     REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
@@ -66,7 +61,8 @@ impl ScratchSlot {
     }
 
     /// Keeps `bufs` for this thread's next call when they total at most
-    /// [`SLOT_KEEP_BYTES`] and a reaper thread can run; frees them otherwise.
+    /// [`SLOT_KEEP_BYTES`] and a reaper thread can run; frees them otherwise. Costs one uncontended lock and
+    /// one atomic load.
     pub fn put(&self, bufs: [Vec<f32>; 2]) {
         let bytes: usize = bufs.iter().map(|b| b.capacity() * size_of::<f32>()).sum();
         if bytes > SLOT_KEEP_BYTES || bytes == 0 || cfg!(miri) {
@@ -77,20 +73,9 @@ impl ScratchSlot {
             k.bufs = bufs;
             k.put_at = Some(Instant::now());
         }
-        // After storing: a reaper that scans later sees the buffers; one that already
-        // decided to exit has cleared `reaper` under this lock, so one is started here.
-        let mut reg = registry();
-        if !reg.reaper {
-            match std::thread::Builder::new()
-                .name("ferrotensor-scratch".into())
-                .spawn(reap)
-            {
-                Ok(_) => reg.reaper = true,
-                Err(_) => {
-                    drop(reg);
-                    *kept(&self.0) = Kept::default();
-                }
-            }
+        // After storing (see the reaper's docs); without a reaper nothing may be kept.
+        if !super::reaper::ensure_running() {
+            *kept(&self.0) = Kept::default();
         }
     }
 }
@@ -113,27 +98,19 @@ fn free_idle(reg: &Registry, now: Instant, idle: std::time::Duration) -> (usize,
     (freed, next)
 }
 
-/// The reaper: frees slots idle for [`CACHE_IDLE_RELEASE`], sleeps until the next one
-/// falls due, and exits when no slot holds anything.
-fn reap() {
-    let mut reg = registry();
-    loop {
-        let now = Instant::now();
-        let (freed, next) = free_idle(&reg, now, CACHE_IDLE_RELEASE);
-        if freed > 0 {
-            super::cache::return_free_memory();
-        }
-        match next {
-            None => {
-                reg.reaper = false;
-                return;
-            }
-            Some(due) => {
-                let wait = due.saturating_duration_since(now);
-                reg = WAKE.wait_timeout(reg, wait).unwrap_or_else(|e| e.into_inner()).0;
-            }
-        }
-    }
+/// Frees the slots idle for [`CACHE_IDLE_RELEASE`] by `now`; returns the bytes freed and
+/// when the next slot falls due. Called by the [reaper](super::reaper).
+pub(super) fn free_due(now: Instant) -> (usize, Option<Instant>) {
+    free_idle(&registry(), now, CACHE_IDLE_RELEASE)
+}
+
+/// Whether any slot keeps buffers.
+pub(super) fn holds_any() -> bool {
+    registry()
+        .slots
+        .iter()
+        .filter_map(Weak::upgrade)
+        .any(|s| kept(&s).put_at.is_some())
 }
 
 /// Frees every slot's kept buffers now; returns the bytes freed.
@@ -141,7 +118,7 @@ pub(crate) fn release_all() -> usize {
     let reg = registry();
     let (freed, _) = free_idle(&reg, Instant::now(), std::time::Duration::ZERO);
     drop(reg);
-    WAKE.notify_all();
+    super::reaper::wake();
     freed
 }
 
