@@ -123,12 +123,6 @@ unsafe fn gemm_crate<T: Num>(
     c: MatMut<T>,
     threads: usize,
 ) {
-    if is_same::<T, f32>() && super::sgemm_avx512::usable(m, n, k, c.rs, c.cs) {
-        let blk = super::sgemm_avx512::Blocking::get();
-        // SAFETY: T is f32 (checked), so the casts are identities; `usable` checked the
-        // AVX-512 CPU (not Miri) and a unit-stride axis of C; forwarded caller contract.
-        return unsafe { super::sgemm_avx512::sgemm(m, n, k, a.cast(), b.cast(), c.cast(), accumulate, threads, blk) };
-    }
     if let Some(width) = split_columns::<T>(m, n, k, c.rs, c.cs, threads) {
         // Blocks of C's unit-stride index (columns; after transposing the problem when
         // C is column-major): the direction of the crate's 64-wide micro-tiles, so each

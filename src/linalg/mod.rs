@@ -47,9 +47,6 @@ mod ops;
 mod power;
 mod qr_complete;
 mod scalar;
-#[cfg(target_arch = "x86_64")]
-mod sgemm_asm_kernel;
-mod sgemm_avx512;
 mod small_kernel;
 mod solve;
 mod svd_scale;
