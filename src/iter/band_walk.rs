@@ -79,6 +79,26 @@ pub(super) fn walk_band(
     }
 }
 
+/// The walks the kernels' tests run: the defaults' shapes, other widths and depths,
+/// both orders, with and without prefetch.
+#[cfg(test)]
+pub(super) fn test_tilings() -> [Tiling; 5] {
+    let t = |width, depth, rows_first, near, far| Tiling {
+        width,
+        depth,
+        rows_first,
+        near,
+        far,
+    };
+    [
+        t(8, 4, false, 4, 2),
+        t(8, 1, false, 8, 4),
+        t(4, 4, true, 4, 2),
+        t(3, 2, false, 1, 1),
+        t(16, 3, true, 0, 0),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -446,20 +446,8 @@ mod tests {
                 let ld = mc + pad;
                 let buf: Vec<T> = (0..mr * ld).map(&make).collect();
                 let want = reference(&buf, &[mc, mr], &[1, ld as isize], 0);
-                for (width, depth, rows_first, near, far) in [
-                    (8, 4, false, 4, 2),
-                    (8, 1, false, 8, 4),
-                    (4, 4, true, 4, 2),
-                    (3, 2, false, 1, 1),
-                ] {
+                for t in super::super::band_walk::test_tilings() {
                     for stream in [false, true] {
-                        let t = Tiling {
-                            width,
-                            depth,
-                            rows_first,
-                            near,
-                            far,
-                        };
                         let g = Geometry {
                             rows: mc,
                             cols: mr,

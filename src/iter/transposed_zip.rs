@@ -399,8 +399,8 @@ mod tests {
     #[test]
     #[cfg_attr(miri, ignore = "the AVX-512 kernel never runs under Miri")]
     fn band_walks_match_the_definition() {
+        use super::super::SendPtr;
         use super::super::operand::ReadPtr;
-        use super::super::{SendPtr, band_walk::Tiling};
         use super::{Geometry, avx512, run};
         if !avx512() {
             return;
@@ -410,20 +410,8 @@ mod tests {
                 let (lda, ldb) = (c + 3, r + 5);
                 let a: Vec<T> = (0..r * lda).map(|i| T::from_usize(i % 1009)).collect();
                 let b: Vec<T> = (0..c * ldb).map(|i| T::from_usize((i * 7) % 1013)).collect();
-                for (width, depth, rows_first, near, far) in [
-                    (8, 1, false, 8, 4),
-                    (4, 4, true, 4, 2),
-                    (3, 2, false, 1, 1),
-                    (16, 3, true, 0, 0),
-                ] {
+                for t in super::super::band_walk::test_tilings() {
                     for stream in [false, true] {
-                        let t = Tiling {
-                            width,
-                            depth,
-                            rows_first,
-                            near,
-                            far,
-                        };
                         let g = Geometry {
                             rows: r,
                             cols: c,
