@@ -39,6 +39,11 @@ fn main() {
     let na = Array2::<f32>::from_shape_fn((n, n), |(i, j)| fa(i, j));
     let nb = Array2::<f32>::from_shape_fn((n, n), |(i, j)| fb(i, j));
     let nrow = ndarray::Array1::<f32>::from_shape_fn(n, |i| i as f32);
+    let m = 256;
+    let sa = Tensor::<f32, _>::from_shape_fn([m, m], |i: &[usize]| fa(i[0], i[1]));
+    let sb = Tensor::<f32, _>::from_shape_fn([m, m], |i: &[usize]| fb(i[0], i[1]));
+    let nsa = Array2::<f32>::from_shape_fn((m, m), |(i, j)| fa(i, j));
+    let nsb = Array2::<f32>::from_shape_fn((m, m), |(i, j)| fb(i, j));
     let (s, ns) = (
         Tensor::<f32, _>::ones([64, 64]),
         Array2::<f32>::ones((64, 64)),
@@ -107,6 +112,35 @@ fn main() {
             }),
             numpy: "copy_t",
             traffic: 2.0 * bytes,
+        },
+        // The one-read-one-write limit of the transposed copy (and of `a + b.t()`'s
+        // transposing tiles): the same copy without the transpose.
+        Case {
+            name: "copy of a",
+            ours: Box::new(|| drop(black_box(a.to_owned()))),
+            peer: Box::new(|| drop(black_box(Zip::from(&na).par_map_collect(|&x| x)))),
+            numpy: "plain_copy",
+            traffic: 2.0 * bytes,
+        },
+        // In cache (one thread, under the parallel threshold): what the transposing
+        // tiles cost without memory traffic.
+        Case {
+            name: "256² a + b.t() (in cache)",
+            ours: Box::new(|| drop(black_box(&sa + &sb.t()))),
+            peer: Box::new(|| {
+                drop(black_box(
+                    Zip::from(&nsa).and(nsb.t()).map_collect(|&x, &y| x + y),
+                ))
+            }),
+            numpy: "small_add_t",
+            traffic: 3.0 * (m * m * 4) as f64,
+        },
+        Case {
+            name: "256² copy of a.t() (in cache)",
+            ours: Box::new(|| drop(black_box(sa.t().to_owned()))),
+            peer: Box::new(|| drop(black_box(nsa.t().as_standard_layout().into_owned()))),
+            numpy: "small_copy_t",
+            traffic: 2.0 * (m * m * 4) as f64,
         },
         Case {
             name: "exp(a)",

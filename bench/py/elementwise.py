@@ -14,11 +14,15 @@ a = (((i * n + j) % 1000).astype(np.float32) * np.float32(1e-3) - np.float32(0.5
 b = (((i * 7 + j * 3) % 1000).astype(np.float32) * np.float32(1e-3))
 row = np.arange(n, dtype=np.float32)
 s = np.ones((64, 64), dtype=np.float32)
+sa, sb = a[:256, :256].copy(), b[:256, :256].copy()
 cases = {
     "add": lambda: a + b,
     "add_row": lambda: a + row,
     "add_t": lambda: a + b.T,
     "copy_t": lambda: np.ascontiguousarray(a.T),
+    "plain_copy": lambda: a.copy(),
+    "small_add_t": lambda: sa + sb.T,
+    "small_copy_t": lambda: np.ascontiguousarray(sa.T),
     "exp": lambda: np.exp(a),
     "relu": lambda: np.maximum(a, np.float32(0)),
     "axpb": lambda: a * np.float32(2.0) + np.float32(1.0),

@@ -15,6 +15,7 @@
 //! assert_eq!(seen, vec![0, 3, 1, 4, 2, 5]);
 //! ```
 
+mod band_walk;
 pub(crate) mod inplace;
 mod iters;
 pub(crate) mod operand;

@@ -5,11 +5,15 @@
 //! 8-byte elements) this kernel instead loads 16×16 (4-byte) or 8×8 (8-byte) blocks as
 //! whole cache lines, transposes them in AVX-512 registers and writes whole lines,
 //! with non-temporal stores when the output is large and its rows are line-aligned.
-//! Blocks are visited along the source's memory rows, so reads are sequential streams.
+//! Blocks are visited in bands of output columns down the rows ([`super::band_walk`],
+//! [`copy_tiling`]): the band's source memory rows are read as sequential streams, in
+//! runs of several lines per step, and the output rows are written in runs of the
+//! band's width.
 //!
 //! Measured on f32 [4096, 4096] (2 threads): 5 ms against 40–70 ms for the staged
 //! path; without the streaming stores the line-strided writes alone cost 17 ms.
 
+use super::band_walk::{Tiling, walk_band};
 use super::stream::{fence, should_stream};
 use super::{Plan, SendPtr, Src, check_plan_bounds};
 use std::mem::MaybeUninit;
@@ -46,7 +50,7 @@ pub(crate) fn transpose_copy<T: Copy + Send + Sync>(shape: &[usize], a: Src<'_, 
     };
     // SAFETY: `check_plan_bounds` proved every source element lies in `a.buf`; the
     // output holds `rows·cols` elements; `avx512()` checked the CPU features.
-    unsafe { run(src, dst, g) };
+    unsafe { run(src, dst, g, copy_tiling(size_of::<T>())) };
     // SAFETY: `run` wrote every element of the output exactly once.
     Some(unsafe { crate::memory::alloc::assume_init_vec(out) })
 }
@@ -117,49 +121,109 @@ fn column_split(first_col_addr: usize, elem: usize, g: Geometry, b: usize) -> (u
 /// # Safety
 /// `src + i + j·sa` readable and `dst + i·cols + j` writable (by this call alone) for
 /// every `i < rows`, `j < cols`; the CPU has AVX-512F.
-unsafe fn run<T: Copy + Send + Sync>(src: *const T, dst: SendPtr<MaybeUninit<T>>, g: Geometry) {
+unsafe fn run<T: Copy + Send + Sync>(src: *const T, dst: SendPtr<MaybeUninit<T>>, g: Geometry, t: Tiling) {
     let elem = size_of::<T>();
     let b = 64 / elem; // block side: one cache line of elements
     let (head, blocks, stream) = column_split(dst.get() as usize, elem, g, b);
     let srcp = super::operand::ReadPtr(src);
-    // One task per block of `b` columns (= `b` source memory rows read as sequential
-    // streams); head and tail columns and the last `rows % b` rows are copied plainly.
-    let task = |blk: usize| {
-        let j0 = head + blk * b;
-        let full_rows = g.rows / b * b;
-        let mut i0 = 0;
-        while i0 < full_rows {
-            // SAFETY: the block lies inside the matrix (caller), alignment for the
-            // streaming stores was checked above, and the CPU has AVX-512F (caller).
-            unsafe {
-                let s = srcp.at(0).add(i0 + j0 * g.sa);
-                let d = dst.get().add(i0 * g.cols + j0) as *mut u8;
-                if elem == 4 {
-                    x86::block16(s as *const u8, g.sa * 4, d, g.cols * 4, stream);
-                } else {
-                    x86::block8(s as *const u8, g.sa * 8, d, g.cols * 8, stream);
-                }
-            }
-            i0 += b;
+    // Bands of `t.width` blocks of `b` columns (the source's memory rows, read in runs
+    // of `t.depth` lines per step) split over the threads in contiguous halves; head
+    // and tail columns and the last `rows % b` rows are copied plainly.
+    let full_rows = g.rows / b * b;
+    let bands = blocks.div_ceil(t.width);
+    let band = |k: usize| {
+        let c0 = head + k * t.width * b;
+        let c1 = head + ((k + 1) * t.width).min(blocks) * b;
+        // SAFETY: the band lies inside the matrix (caller), alignment for the
+        // streaming stores was checked above, and the CPU has AVX-512F (caller).
+        unsafe {
+            band_copy(srcp, dst, g, full_rows, c0..c1, t, stream);
+            plain(srcp.at(0), dst, g, full_rows..g.rows, c0..c1);
         }
-        // SAFETY: inside the matrix (caller).
-        unsafe { plain(srcp.at(0), dst, g, full_rows..g.rows, j0..j0 + b) };
-        fence();
     };
     let threads = crate::threads::num_threads();
-    if threads > 1 && g.rows * g.cols >= super::PARALLEL_THRESHOLD && blocks > 1 {
+    if threads > 1 && g.rows * g.cols >= super::PARALLEL_THRESHOLD && bands > 1 {
         use rayon::prelude::*;
-        (0..blocks)
+        (0..bands)
             .into_par_iter()
-            .with_min_len(blocks.div_ceil(threads * 4))
-            .for_each(task);
+            .with_min_len(bands.div_ceil(threads))
+            .for_each(band);
     } else {
-        (0..blocks).for_each(task);
+        (0..bands).for_each(band);
     }
     // SAFETY: inside the matrix (caller).
     unsafe {
         plain(src, dst, g, 0..g.rows, 0..head);
         plain(src, dst, g, 0..g.rows, head + blocks * b..g.cols);
+    }
+}
+
+/// The copy's walk for elements of `elem` bytes: bands of 8 blocks (the columns of
+/// 8 source lines), steps of 4 block rows (runs of 4 lines of each of the band's
+/// source rows: 32 KiB of source per step for 4-byte elements) with the blocks taken
+/// down each block column, the next block column prefetched into L1, and as many steps
+/// ahead into L2 as a sixteenth of the L2 holds (1–8; 2 on a 1 MiB L2). The rule is
+/// shape-only apart from the L2 size read at run time.
+///
+/// Measured on AMD EPYC Zen 5 (f32 4096², 2 threads, one process per variant): 3.1–3.4
+/// ms against 4.0–4.1 ms for the former one task per block column (16 source streams,
+/// single-line output writes); rows of blocks first (8 wide) 4.2 ms, 16 wide 4.7 ms.
+fn copy_tiling(elem: usize) -> Tiling {
+    let (width, depth) = (8, 4);
+    let step_bytes = width * (64 / elem) * depth * 64;
+    let far = (crate::cpu::cache_bytes().1.unwrap_or(1 << 20) / 16 / step_bytes).clamp(1, 8);
+    Tiling {
+        width,
+        depth,
+        rows_first: false,
+        near: depth,
+        far,
+    }
+}
+
+/// One band of output columns `cols` over the first `rows` rows (multiples of the
+/// block side), walked as `t` says.
+///
+/// # Safety
+/// As [`run`] for these rows and columns; with `stream`, every output row's block
+/// starts on a cache line; the CPU has AVX-512.
+#[cfg_attr(
+    all(target_arch = "x86_64", not(miri)),
+    target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")
+)]
+unsafe fn band_copy<T: Copy>(
+    src: super::operand::ReadPtr<T>,
+    dst: SendPtr<MaybeUninit<T>>,
+    g: Geometry,
+    rows: usize,
+    cols: std::ops::Range<usize>,
+    t: Tiling,
+    stream: bool,
+) {
+    let elem = size_of::<T>();
+    let b = 64 / elem;
+    let block = |i0: usize, j0: usize| {
+        // SAFETY: the block lies inside the matrix (caller); alignment for streaming
+        // (caller); AVX-512 (caller).
+        unsafe {
+            let s = src.at(0).add(i0 + j0 * g.sa) as *const u8;
+            let d = dst.get().add(i0 * g.cols + j0) as *mut u8;
+            if elem == 4 {
+                x86::block16(s, g.sa * 4, d, g.cols * 4, stream);
+            } else {
+                x86::block8(s, g.sa * 8, d, g.cols * 8, stream);
+            }
+        }
+    };
+    let lines = |r: std::ops::Range<usize>, c: std::ops::Range<usize>, l2: bool| {
+        for j in c {
+            let p = src.at(0).wrapping_add(r.start + j * g.sa) as *const u8;
+            super::transposed_zip::prefetch_lines(p, r.len() * elem, l2);
+        }
+    };
+    walk_band(rows, cols, b, t, block, lines);
+    if stream {
+        fence();
     }
 }
 
@@ -366,6 +430,43 @@ mod tests {
         check(|i| i as f32);
         check(|i| i as u64 * 3);
         check(|i| -(i as f64));
+    }
+
+    /// The band walks of the copy (widths, depths, orders, prefetch distances, streamed
+    /// or not) against the naive gather, on shapes that leave partial bands, steps
+    /// and blocks.
+    #[test]
+    #[cfg_attr(miri, ignore = "the AVX-512 kernel never runs under Miri")]
+    fn band_walks_match_a_naive_gather() {
+        if !avx512() {
+            return;
+        }
+        fn one<T: Copy + Send + Sync + PartialEq + std::fmt::Debug>(make: impl Fn(usize) -> T) {
+            for (mr, mc, pad) in [(200, 136, 0), (131, 257, 3), (64, 1040, 16)] {
+                let ld = mc + pad;
+                let buf: Vec<T> = (0..mr * ld).map(&make).collect();
+                let want = reference(&buf, &[mc, mr], &[1, ld as isize], 0);
+                for t in super::super::band_walk::test_tilings() {
+                    for stream in [false, true] {
+                        let g = Geometry {
+                            rows: mc,
+                            cols: mr,
+                            sa: ld,
+                            stream,
+                        };
+                        let mut out = crate::memory::alloc::uninit_vec::<T>(mr * mc);
+                        // SAFETY: the source holds `mc` elements of `mr` rows `ld` apart,
+                        // the output `mr·mc`; `avx512()` checked the CPU.
+                        unsafe { run(buf.as_ptr(), SendPtr(out.as_mut_ptr()), g, t) };
+                        // SAFETY: `run` wrote every element.
+                        let got = unsafe { crate::memory::alloc::assume_init_vec(out) };
+                        assert!(got == want, "{mr}x{mc} {t:?} stream {stream}");
+                    }
+                }
+            }
+        }
+        one(|i| i as f32);
+        one(|i| i as f64 * -0.5);
     }
 
     #[test]

@@ -3,14 +3,15 @@
 //!
 //! The output (row-major) is cut into bands of [`BAND_BLOCKS`]`·s` columns (`s` = 16
 //! for 4-byte, 8 for 8-byte elements of the transposed operand: one cache line). A band
-//! walks down the rows in steps of `s`: each step reads the band's memory rows of the
+//! walks down the rows; each block row of `s` rows reads the band's memory rows of the
 //! transposed operand as one whole line each (`s·BAND_BLOCKS` sequential streams, every
 //! byte used), transposes them in registers `s × s` at a time (the blocks of the
 //! transposed copy, [`super::transpose`]), and combines them with the other operand's
 //! rows read in place (pieces of `BAND_BLOCKS·64` bytes), writing output rows directly
-//! with whole-line streaming stores when the output is larger than the cache. The
-//! lines of steps ahead are prefetched in software, the next step into L1 and a few
-//! more into L2, at distances from the cache sizes ([`prefetch_steps`]): the hardware
+//! with whole-line streaming stores when the output is larger than the cache. Steps
+//! are [`STEP_BLOCKS`] block rows deep, so each transposed row is read in runs of
+//! several lines ([`tiling`]); the next blocks are prefetched in software into L1 and
+//! the steps ahead into L2, at distances from the cache sizes: the hardware
 //! prefetchers do not follow the band's hundreds of short streams.
 //!
 //! Measured on AMD EPYC Zen 5 (f32 [4096²], 2 threads, same runs): 7.3–7.5 ms with
@@ -18,6 +19,7 @@
 //! (the transposed operand read in short pieces) 9.1–10.6 ms; the staged 32×32 tiles
 //! they replace 12.4–13.3 ms.
 
+use super::band_walk::{Tiling, walk_band};
 use super::operand::ReadPtr;
 use super::stream::{fence, should_stream, store_run_moved};
 use super::{Plan, SendPtr};
@@ -72,7 +74,7 @@ pub(super) unsafe fn zip_transposed<A: Copy + Sync, B: Copy + Sync, O: Send>(
             stream,
         };
         // SAFETY: the plan's bounds are the caller's; the geometry restates the plan.
-        unsafe { run(out, ReadPtr(ap.at(abase)), ReadPtr(bp.at(bbase)), g, f) };
+        unsafe { run(out, ReadPtr(ap.at(abase)), ReadPtr(bp.at(bbase)), g, None, f) };
         return true;
     }
     if sb == 1 && ra == 1 && sa > 0 && matches!(size_of::<A>(), 4 | 8) {
@@ -85,9 +87,14 @@ pub(super) unsafe fn zip_transposed<A: Copy + Sync, B: Copy + Sync, O: Send>(
         };
         // SAFETY: as above, with the operands' roles swapped.
         unsafe {
-            run(out, ReadPtr(bp.at(bbase)), ReadPtr(ap.at(abase)), g, &|q: B, p: A| {
-                f(p, q)
-            })
+            run(
+                out,
+                ReadPtr(bp.at(bbase)),
+                ReadPtr(ap.at(abase)),
+                g,
+                None,
+                &|q: B, p: A| f(p, q),
+            )
         };
         return true;
     }
@@ -101,21 +108,31 @@ fn avx512() -> bool {
 /// Width of a band in blocks (128 columns of f32, 64 of f64; see the module docs).
 const BAND_BLOCKS: usize = 8;
 
-/// How many steps (of `s` rows) ahead a band prefetches into L1 and into L2, from the
-/// cache sizes, so that no distance is tuned on one CPU family: a step moves
-/// `step_bytes` (the band's lines of both operands, 16 KiB for f32). Into L1 as far as
-/// a third of the L1 holds (at least one step: the next step on a 48 KiB L1); into L2
-/// as far as a sixteenth of the L2 holds, at least one step beyond the L1 distance and
-/// at most 8 (4 steps on a 1 MiB L2, 8 on a 2 MiB one). Prefetches into L2 do not hold
-/// the L1's miss buffers for long, which the band's 256 lines per step would fill.
-/// Measured on AMD EPYC Zen 5 (f32 4096², 2 threads): 7.69–7.77 ms in 4 runs, the same
-/// as the former fixed 4 steps into L1 (7.76–8.02 ms, 7.55–8.51 last session); as a
-/// multiple of the transposed copy of the same run 1.82–1.96× against 1.88–1.99×.
-fn prefetch_steps(step_bytes: usize) -> (usize, usize) {
-    let (l1, l2) = crate::cpu::cache_bytes();
-    let near = (l1.unwrap_or(32 << 10) / 3 / step_bytes.max(1)).max(1);
-    let far = (l2.unwrap_or(1 << 20) / 16 / step_bytes.max(1)).clamp(near + 1, 8);
-    (near, far)
+/// Depth of a step in blocks: the transposed operand is read in runs of 4 lines per
+/// memory row and step, the other operand and the output in runs of [`BAND_BLOCKS`]
+/// lines of 4·`s` rows.
+const STEP_BLOCKS: usize = 4;
+
+/// The walk ([`walk_band`]): bands of [`BAND_BLOCKS`], steps of [`STEP_BLOCKS`] block
+/// rows with the blocks taken down each block column, the next block column prefetched
+/// into L1, and as many steps ahead into L2 as an eighth of the L2 holds (1–8): a step
+/// moves `step_bytes` (64 KiB of input for f32), so 2 steps on a 1 MiB L2, 4 on a
+/// 2 MiB one. Shape-only apart from the L2 size read at run time.
+///
+/// Measured on AMD EPYC Zen 5 (f32 4096², 2 threads, one process per value): 8.2, 8.4,
+/// 8.5, 8.8 ms against 8.4, 8.8, 9.0, 9.2, 9.5 ms for the former steps of one block row
+/// (the next step into L1, 4 into L2): about 5 %, inside the run-to-run noise. Steps
+/// of 2 block rows, bands of 4 or 16 blocks, rows of blocks first, or no L1 prefetch
+/// were not faster (8.5–9.8 ms, one run each).
+fn tiling(step_bytes: usize) -> Tiling {
+    let l2 = crate::cpu::cache_bytes().1.unwrap_or(1 << 20);
+    Tiling {
+        width: BAND_BLOCKS,
+        depth: STEP_BLOCKS,
+        rows_first: false,
+        near: STEP_BLOCKS,
+        far: (l2 / 8 / step_bytes.max(1)).clamp(1, 8),
+    }
 }
 
 /// # Safety
@@ -126,19 +143,20 @@ unsafe fn run<A: Copy + Sync, B: Copy + Sync, O: Send>(
     a: ReadPtr<A>,
     b: ReadPtr<B>,
     g: Geometry,
+    tiling_or_default: Option<Tiling>,
     f: &(impl Fn(A, B) -> O + Sync),
 ) {
     let s = 64 / size_of::<B>();
     let (along, across) = (g.rows / s, g.cols / s);
-    let bands = across.div_ceil(BAND_BLOCKS);
     // One step reads a line of each of the band's transposed rows and `s` lines-wide
     // pieces of `s` rows of the other operand.
-    let step_bytes = BAND_BLOCKS * s * 64 + s * BAND_BLOCKS * s * size_of::<A>();
-    let pf = prefetch_steps(step_bytes);
+    let step_bytes = STEP_BLOCKS * (BAND_BLOCKS * s * 64 + s * BAND_BLOCKS * s * size_of::<A>());
+    let t = tiling_or_default.unwrap_or_else(|| tiling(step_bytes));
+    let bands = across.div_ceil(t.width);
     let band = |k: usize| {
-        let (c0, c1) = (k * BAND_BLOCKS * s, ((k + 1) * BAND_BLOCKS).min(across) * s);
+        let (c0, c1) = (k * t.width * s, ((k + 1) * t.width).min(across) * s);
         // SAFETY: the band's blocks lie inside the geometry (caller); AVX-512 (caller).
-        unsafe { band_avx512(out, a, b, g, along * s, c0..c1, pf, f) };
+        unsafe { band_avx512(out, a, b, g, along * s, c0..c1, t, f) };
     };
     let threads = crate::threads::num_threads();
     if threads > 1 && g.rows * g.cols >= super::PARALLEL_THRESHOLD && bands > 1 {
@@ -185,7 +203,7 @@ unsafe fn plain<A: Copy, B: Copy, O>(
 }
 
 /// One band: the output columns `cols` (a multiple of the block side `s` wide) of the
-/// first `rows` rows (a multiple of `s`), in steps of `s` rows.
+/// first `rows` rows (a multiple of `s`), walked as `t` says ([`walk_band`]).
 ///
 /// # Safety
 /// As [`run`] for these rows and columns; the CPU has AVX-512 (`crate::cpu::isa()`).
@@ -201,50 +219,43 @@ unsafe fn band_avx512<A: Copy, B: Copy, O>(
     g: Geometry,
     rows: usize,
     cols: std::ops::Range<usize>,
-    (near, far): (usize, usize),
+    t: Tiling,
     f: &impl Fn(A, B) -> O,
 ) {
     const S: usize = 16; // the largest block side (4-byte elements)
     let s = 64 / size_of::<B>();
     let mut tb: [MaybeUninit<B>; S * S] = [const { MaybeUninit::uninit() }; S * S];
     let mut tmp: [MaybeUninit<O>; S] = [const { MaybeUninit::uninit() }; S];
-    for i0 in (0..rows).step_by(s) {
-        for (steps, l2) in [(near, false), (far, true)] {
-            let ip = i0 + steps * s;
-            if ip < rows {
-                prefetch_tile(a, b, g, ip..ip + s, cols.clone(), l2);
+    let block = |i0: usize, jb: usize| {
+        // SAFETY: the block's `s` source rows (`s` elements from row `i0` of the
+        // output, columns `jb..jb + s`) lie inside the geometry (caller); `tb`
+        // holds `s` rows of 64 bytes; AVX-512 (caller).
+        unsafe {
+            let src = b.at(i0 as isize + jb as isize * g.ldb) as *const u8;
+            let ss = g.ldb as usize * size_of::<B>();
+            let d = tb.as_mut_ptr() as *mut u8;
+            if s == 16 {
+                super::transpose::x86::block16(src, ss, d, 64, false);
+            } else {
+                super::transpose::x86::block8(src, ss, d, 64, false);
             }
         }
-        for jb in cols.clone().step_by(s) {
-            // SAFETY: the block's `s` source rows (`s` elements from row `i0` of the
-            // output, columns `jb..jb + s`) lie inside the geometry (caller); `tb`
-            // holds `s` rows of 64 bytes; AVX-512 (caller).
+        for m in 0..s {
+            let i = i0 + m;
+            // SAFETY: row `m` of `tb` was written above (s elements); the output
+            // row piece and the other operand's piece lie inside the geometry and
+            // this band's outputs belong to this call (caller).
             unsafe {
-                let src = b.at(i0 as isize + jb as isize * g.ldb) as *const u8;
-                let ss = g.ldb as usize * size_of::<B>();
-                let d = tb.as_mut_ptr() as *mut u8;
-                if s == 16 {
-                    super::transpose::x86::block16(src, ss, d, 64, false);
-                } else {
-                    super::transpose::x86::block8(src, ss, d, 64, false);
+                let bt = std::slice::from_raw_parts(tb.as_ptr().add(m * s) as *const B, s);
+                let ar = std::slice::from_raw_parts(a.at(i as isize * g.lda + jb as isize), s);
+                for ((t, &x), &y) in tmp[..s].iter_mut().zip(ar).zip(bt) {
+                    t.write(f(x, y));
                 }
-            }
-            for m in 0..s {
-                let i = i0 + m;
-                // SAFETY: row `m` of `tb` was written above (s elements); the output
-                // row piece and the other operand's piece lie inside the geometry and
-                // this band's outputs belong to this call (caller).
-                unsafe {
-                    let bt = std::slice::from_raw_parts(tb.as_ptr().add(m * s) as *const B, s);
-                    let ar = std::slice::from_raw_parts(a.at(i as isize * g.lda + jb as isize), s);
-                    for ((t, &x), &y) in tmp[..s].iter_mut().zip(ar).zip(bt) {
-                        t.write(f(x, y));
-                    }
-                    store_line(out.get().add(i * g.cols + jb), &tmp[..s], g.stream);
-                }
+                store_line(out.get().add(i * g.cols + jb), &tmp[..s], g.stream);
             }
         }
-    }
+    };
+    walk_band(rows, cols, s, t, block, |r, c, l2| prefetch_tile(a, b, g, r, c, l2));
     if g.stream {
         fence();
     }
@@ -262,28 +273,33 @@ fn prefetch_tile<A: Copy, B: Copy>(
     cols: std::ops::Range<usize>,
     l2: bool,
 ) {
-    let lines = |p: *const u8, bytes: usize| {
-        let mut o = 0;
-        while o < bytes {
-            if l2 {
-                crate::cpu::prefetch_l2(p.wrapping_add(o));
-            } else {
-                crate::cpu::prefetch(p.wrapping_add(o));
-            }
-            o += 64;
-        }
-    };
     for j in cols.clone() {
-        lines(
+        prefetch_lines(
             b.at(rows.start as isize + j as isize * g.ldb) as *const u8,
             rows.len() * size_of::<B>(),
+            l2,
         );
     }
     for i in rows {
-        lines(
+        prefetch_lines(
             a.at(i as isize * g.lda + cols.start as isize) as *const u8,
             cols.len() * size_of::<A>(),
+            l2,
         );
+    }
+}
+
+/// Prefetches the lines of `bytes` bytes from `p` into L1 or (with `l2`) L2.
+#[inline(always)]
+pub(super) fn prefetch_lines(p: *const u8, bytes: usize, l2: bool) {
+    let mut o = 0;
+    while o < bytes {
+        if l2 {
+            crate::cpu::prefetch_l2(p.wrapping_add(o));
+        } else {
+            crate::cpu::prefetch(p.wrapping_add(o));
+        }
+        o += 64;
     }
 }
 
@@ -376,6 +392,61 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The band walks (widths, depths, orders, prefetch distances, streamed or not)
+    /// against the definition, on shapes with partial bands, steps and blocks.
+    #[test]
+    #[cfg_attr(miri, ignore = "the AVX-512 kernel never runs under Miri")]
+    fn band_walks_match_the_definition() {
+        use super::super::SendPtr;
+        use super::super::operand::ReadPtr;
+        use super::{Geometry, avx512, run};
+        if !avx512() {
+            return;
+        }
+        fn one<T: crate::element::Num + std::fmt::Debug>() {
+            for (r, c) in [(200, 136), (131, 257), (64, 1040)] {
+                let (lda, ldb) = (c + 3, r + 5);
+                let a: Vec<T> = (0..r * lda).map(|i| T::from_usize(i % 1009)).collect();
+                let b: Vec<T> = (0..c * ldb).map(|i| T::from_usize((i * 7) % 1013)).collect();
+                for t in super::super::band_walk::test_tilings() {
+                    for stream in [false, true] {
+                        let g = Geometry {
+                            rows: r,
+                            cols: c,
+                            lda: lda as isize,
+                            ldb: ldb as isize,
+                            stream,
+                        };
+                        let mut out = crate::memory::alloc::uninit_vec::<T>(r * c);
+                        // SAFETY: `a` holds `r` rows `lda` apart of `c` elements, `b` `c`
+                        // rows `ldb` apart of `r`; the output `r·c`; AVX-512 checked.
+                        unsafe {
+                            run(
+                                SendPtr(out.as_mut_ptr()),
+                                ReadPtr(a.as_ptr()),
+                                ReadPtr(b.as_ptr()),
+                                g,
+                                Some(t),
+                                &|x: T, y: T| x.wsub(y),
+                            )
+                        };
+                        // SAFETY: `run` wrote every element.
+                        let got = unsafe { crate::memory::alloc::assume_init_vec(out) };
+                        for i in 0..r {
+                            for j in 0..c {
+                                let want = a[i * lda + j].wsub(b[i + j * ldb]);
+                                assert_eq!(got[i * c + j], want, "{r}x{c} {t:?} stream {stream} at ({i}, {j})");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        one::<f32>();
+        one::<f64>();
+        one::<i32>();
     }
 
     fn check<T: crate::element::Num + std::fmt::Debug>(r: usize, c: usize) {
