@@ -97,12 +97,12 @@ pub(crate) fn conv2d_chvec_max_pool(
             let (c0, cn) = plan.chunk(ci);
             let cplane = (r1 - r0) * g.ow;
             assert!(cn * cplane <= conv.len(), "conv2d + max pool: band outside its scratch");
-            // SAFETY: channels below cn, band offsets below (r1 − r0)·OW: inside this
-            // task's scratch (asserted), which no one else touches; no residual.
             let fin = Finish {
                 res: std::ptr::null(),
                 relu,
             };
+            // SAFETY: channels below cn, band offsets below (r1 − r0)·OW: inside this
+            // task's scratch (asserted), which no one else touches; no residual.
             unsafe { plan.rows(tmp, img, ci, r0, r1, conv.as_mut_ptr(), cplane, |_| fin) };
             let band = PoolGeom {
                 input: [r1 - r0, g.ow],

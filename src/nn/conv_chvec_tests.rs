@@ -179,7 +179,7 @@ fn check_max_pool(n: usize, o: usize, groups: usize, case: Case, act: Activation
     if nan {
         // One input value NaN: every output whose window reads it is NaN, and so is
         // every pooled output over those.
-        x[c * g.h * g.w + g.h / 2 * g.w + 1] = f32::NAN;
+        x[(n - 1) * c * g.h * g.w + g.h / 2 * g.w + 1] = f32::NAN;
     }
     let w: Vec<f32> = data(o * g.k(), 2).iter().map(|v| v * 0.125).collect();
     let b = data(o, 3);
