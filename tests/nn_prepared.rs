@@ -295,7 +295,7 @@ fn fold_rejects_a_batch_norm_of_another_width() {
     let conv = Conv2d::new(&randn::<f64>(&[4, 2, 3, 3], 0), None, Conv2dArgs::default()).unwrap();
     let [m, v, g, b] = batch_norm_params::<f64>(5, 1);
     let bn = BatchNorm2d::new(&m, &v, Some(&g), Some(&b), 1e-5).unwrap();
-    let e = conv.fold_batch_norm(&bn).unwrap_err().to_string();
+    let e = conv.fold_batch_norm(&bn).err().unwrap().to_string();
     assert!(
         e.contains("Conv2d::fold_batch_norm") && e.contains('5') && e.contains('4'),
         "{e}"
@@ -470,4 +470,115 @@ fn resnet_weights_errors_name_the_tensor() {
         .unwrap()
         .to_string();
     assert!(e.contains("conv1.weight") && e.contains("float64"), "{e}");
+}
+
+/// `Conv2d::forward_max_pool2d` equals `max_pool2d` of `Conv2d::forward`, exactly (the
+/// same convolution tiles; a maximum does not round): the stem's shape scaled down and
+/// odd sizes, a strided input, batch 2, pool padding, a NaN in the input, ReLU and an
+/// activation applied outside the stores; `f32` (the one-pass kernel) and `f64` (the
+/// composition); and the pool's errors name the method.
+fn conv_max_pool_equals_composition<T: Float>() {
+    // (input, output channels, kernel, stride, padding, activation, pool k, s, p)
+    type PoolCase = (
+        [usize; 4],
+        usize,
+        usize,
+        usize,
+        usize,
+        Activation,
+        [[usize; 2]; 3],
+    );
+    let stem = [[3, 3], [2, 2], [1, 1]];
+    let cases: [PoolCase; 4] = [
+        ([1, 3, 37, 30], 64, 7, 2, 3, Activation::Relu, stem),
+        ([2, 5, 15, 17], 20, 3, 2, 1, Activation::Identity, stem),
+        (
+            [1, 4, 13, 11],
+            32,
+            3,
+            1,
+            1,
+            Activation::Tanh,
+            [[2, 3], [2, 1], [0, 1]],
+        ),
+        (
+            [2, 3, 21, 19],
+            16,
+            5,
+            2,
+            2,
+            Activation::Relu,
+            [[3, 3], [2, 2], [0, 0]],
+        ),
+    ];
+    for (ci, (shape, o, k, s, p, act, [pk, ps, pp])) in cases.into_iter().enumerate() {
+        let seed = 700 + 10 * ci as u64;
+        let weight = randn::<T>(&[o, shape[1], k, k], seed).mapv(|v| v * T::from_f64(0.2));
+        let bias = randn::<T>(&[o], seed + 1);
+        let args = Conv2dArgs {
+            stride: [s, s],
+            padding: [p, p],
+            ..Default::default()
+        };
+        let conv = Conv2d::new(&weight, Some(&bias), args)
+            .unwrap()
+            .with_activation(act);
+        let mut tall = strided::<T>(shape, seed + 2);
+        if ci == 1 {
+            // A NaN: every convolution output reading it, and every pooled one over
+            // those, is NaN in both.
+            let at = [1, 2, 2 * 7, shape[3] - 1 - 3];
+            tall[&at[..]] = T::from_f64(f64::NAN);
+        }
+        let x = tall.slice(s![.., .., ..;2, ..;-1]);
+        for threads in [1, 2] {
+            let (got, want) = ferrotensor::with_num_threads(threads, || {
+                let got = conv.forward_max_pool2d(&x, pk, ps, pp).unwrap();
+                let want = nn::max_pool2d(&conv.forward(&x).unwrap(), pk, ps, pp).unwrap();
+                (got, want)
+            });
+            assert_eq!(got.shape(), want.shape(), "case {ci}");
+            let same = |a: T, b: T| a == b || (a.is_nan() && b.is_nan());
+            let (gv, wv) = (got.to_vec(), want.to_vec());
+            let bad = gv.iter().zip(&wv).position(|(&a, &b)| !same(a, b));
+            assert!(
+                bad.is_none(),
+                "case {ci}, {threads} threads: fused and composed differ at {bad:?}"
+            );
+            assert_eq!(
+                gv.iter().any(|v| v.is_nan()),
+                ci == 1,
+                "case {ci}: NaN kept"
+            );
+        }
+    }
+    let conv = Conv2d::new(
+        &Tensor::<T, _>::ones([16, 3, 3, 3]),
+        None,
+        Default::default(),
+    )
+    .unwrap();
+    let x = Tensor::<T, _>::ones([1, 3, 6, 6]);
+    let e = conv
+        .forward_max_pool2d(&x, [3, 3], [2, 2], [2, 2])
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("Conv2d::forward_max_pool2d"), "{e}");
+    let e = conv
+        .forward_max_pool2d(&x, [5, 5], [1, 1], [0, 0])
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("Conv2d::forward_max_pool2d"), "{e}");
+}
+
+#[test]
+fn conv_then_max_pool_in_one_pass_f32() {
+    conv_max_pool_equals_composition::<f32>();
+}
+
+#[test]
+fn conv_then_max_pool_in_one_pass_f64() {
+    conv_max_pool_equals_composition::<f64>();
 }

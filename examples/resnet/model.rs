@@ -162,6 +162,9 @@ pub struct Block<T: Float> {
 /// The network, prepared for inference.
 pub struct ResNet<T: Float> {
     stem: Conv2d<T>,
+    /// The stem's convolution and max pool in one pass (`Conv2d::forward_max_pool2d`);
+    /// `RESNET_STEM=unfused` runs them one after the other (for measuring).
+    fused_stem: bool,
     blocks: Vec<Block<T>>,
     fc: Linear<T>,
 }
@@ -250,7 +253,13 @@ impl<T: Float> ResNet<T> {
         let fc_w = w.get::<T>("fc.weight", &[cfg.classes, cin])?;
         let fc_b = w.get::<T>("fc.bias", &[cfg.classes])?;
         let fc = Linear::new(&fc_w, Some(&fc_b))?;
-        Ok(ResNet { stem, blocks, fc })
+        let fused_stem = std::env::var("RESNET_STEM").map_or(true, |v| v != "unfused");
+        Ok(ResNet {
+            stem,
+            fused_stem,
+            blocks,
+            fc,
+        })
     }
 
     /// The forward pass with the time of each layer (for profiling): `(name, seconds)`.
@@ -265,10 +274,17 @@ impl<T: Float> ResNet<T> {
             times.push((name, t.elapsed().as_secs_f64()));
             t = std::time::Instant::now();
         };
-        let mut h = self.stem.forward(x)?;
-        lap("conv1".into(), times);
-        h = nn::max_pool2d(&h, [3, 3], [2, 2], [1, 1])?;
-        lap("maxpool".into(), times);
+        let mut h = if self.fused_stem {
+            let h = self.stem.forward_max_pool2d(x, [3, 3], [2, 2], [1, 1])?;
+            lap("conv1+maxpool".into(), times);
+            h
+        } else {
+            let h = self.stem.forward(x)?;
+            lap("conv1".into(), times);
+            let h = nn::max_pool2d(&h, [3, 3], [2, 2], [1, 1])?;
+            lap("maxpool".into(), times);
+            h
+        };
         for b in &self.blocks {
             let y = b.conv1.forward(&h)?;
             lap(
@@ -299,8 +315,12 @@ impl<T: Float> ResNet<T> {
         &self,
         x: &TensorBase<S, D>,
     ) -> ferrotensor::Result<Tensor<T, IxDyn>> {
-        let mut h = self.stem.forward(&x.view().into_dyn())?;
-        h = nn::max_pool2d(&h, [3, 3], [2, 2], [1, 1])?;
+        let x = x.view().into_dyn();
+        let mut h = if self.fused_stem {
+            self.stem.forward_max_pool2d(&x, [3, 3], [2, 2], [1, 1])?
+        } else {
+            nn::max_pool2d(&self.stem.forward(&x)?, [3, 3], [2, 2], [1, 1])?
+        };
         for b in &self.blocks {
             let y = b.conv1.forward(&h)?;
             h = match &b.down {

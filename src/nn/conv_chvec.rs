@@ -23,7 +23,7 @@ use super::util::par_tasks;
 use crate::iter::SendPtr;
 
 /// Bytes of input rows per band of output rows.
-const BAND_BYTES: usize = 1 << 18;
+pub(super) const BAND_BYTES: usize = 1 << 18;
 
 /// Channel blocks the packed weights are padded to a multiple of (the widest tile), so
 /// every tile reads whole blocks.
@@ -71,6 +71,18 @@ impl ChvecWeights {
     }
 }
 
+impl ChvecWeights {
+    /// Groups.
+    pub fn groups(&self) -> usize {
+        self.groups
+    }
+
+    /// Output channels per group.
+    pub fn out_per_group(&self) -> usize {
+        self.og
+    }
+}
+
 /// True when the kernels run a layer with these strides and output channels per group:
 /// a column stride of 1 or 2 (the tiles' compiled strides) and at least one whole block
 /// of channels per group.
@@ -88,47 +100,27 @@ pub(crate) fn conv2d_chvec(
     level: Level,
     epi: &Epilogue<f32>,
 ) -> Vec<f32> {
-    let (groups, og, k) = (w.groups, w.og, w.k);
+    let (groups, og) = (w.groups, w.og);
     let (o, positions) = (og * groups, g.positions());
-    debug_assert_eq!(k, g.k());
     if n * o * positions == 0 {
         return Vec::new();
     }
     let padded = pad(x, n * groups * g.cg, g);
-    let (xs, hp, wp) = match &padded {
-        Some(v) => (&v[..], g.h + 2 * g.p[0], g.w + 2 * g.p[1]),
-        None => (x, g.h, g.w),
-    };
-    let taps = Taps {
-        cg: g.cg,
-        kh: g.kh,
-        kw: g.kw,
-        plane: hp * wp,
-        drow: g.d[0] * wp,
-        dcol: g.d[1],
-        wstride: k * CB,
-    };
-    let plane_in = g.cg * hp * wp;
-    let nb = blocks_per_tile(level, og.div_ceil(CB));
-    // Rows short enough for two-row tiles are taken in pairs (an odd last row alone).
-    let pair = g.ow <= two_rows(level, nb);
-    let pmax = max_width(level, nb);
-    let segs = g.ow.div_ceil(pmax);
-    let chunks = og.div_ceil(nb * CB);
-    let images = n * groups;
+    let plan = Plan::new(padded.as_deref().unwrap_or(x), w, g, level);
+    let (images, chunks) = (n * groups, plan.chunks());
     // Bands of output rows whose input rows fit BAND_BYTES (they stay in L2 while the
     // band's channel chunks, consecutive tasks, sweep them), split further until there
     // are several tasks per thread.
-    let in_rows = (BAND_BYTES / (g.cg * wp * size_of::<f32>()).max(1)).max(1);
-    let fit = (in_rows.saturating_sub((g.kh - 1) * g.d[0] + 1) / g.s[0] + 1).clamp(1, g.oh);
-    let threads = crate::threads::num_threads();
-    let want = if threads == 1 { 1 } else { 4 * threads };
-    let bands = g.oh.div_ceil(fit).max(want.div_ceil(images * chunks)).min(g.oh);
+    let fit = plan.rows_fitting(BAND_BYTES);
+    let bands =
+        g.oh.div_ceil(fit)
+            .max(tasks_wanted().div_ceil(images * chunks))
+            .min(g.oh);
     let rows = g.oh.div_ceil(bands);
     let bands = g.oh.div_ceil(rows);
     // The residual and ReLU are applied by the stores, on the tile's registers; other
     // activations in a pass over each task's band after it.
-    let in_store = matches!(epi.act, Activation::Identity | Activation::Relu);
+    let in_store = in_store(epi.act);
     if let Some(r) = epi.residual {
         assert!(r.len() >= n * o * positions, "conv2d: residual shorter than the output");
     }
@@ -148,68 +140,27 @@ pub(crate) fn conv2d_chvec(
     let optr = SendPtr(out.as_mut_ptr());
     par_tasks(
         images * chunks * bands,
-        || vec![0.0f32; pmax * nb * CB],
+        || plan.tile_scratch(),
         |tmp, t| {
             let (img, bi, ci) = (t / (chunks * bands), t / chunks % bands, t % chunks);
             let (ni, gi) = (img / groups, img % groups);
             let (r0, r1) = (bi * rows, ((bi + 1) * rows).min(g.oh));
-            let c0 = ci * nb * CB;
-            let cn = (nb * CB).min(og - c0);
-            let wblk = &w.w[(gi * w.ob + ci * nb) * k * CB..];
-            let bias = &w.bias[(gi * w.ob + ci * nb) * CB..];
-            let xg = &xs[img * plane_in..][..plane_in];
+            let (c0, cn) = plan.chunk(ci);
             // This task's outputs: channels gi·og + c0.. of image ni, rows r0..r1.
             let first = (ni * o + gi * og + c0) * positions;
             assert!(
                 first + (cn - 1) * positions + r1 * g.ow <= out_len,
                 "conv2d: output tile outside buffer"
             );
-            let rs = g.s[0] * wp;
-            if spans_rows(level) {
-                // Runs of `pmax` consecutive positions of the band (the last ones
-                // shorter, evenly), across row ends; the output plane is row-major, so a
-                // run is stored as one.
-                let (q0, nq) = (r0 * g.ow, (r1 - r0) * g.ow);
-                let runs = nq.div_ceil(pmax);
-                let mut offs = [0usize; 16];
-                for ri in 0..runs {
-                    let (a, b) = (q0 + ri * nq / runs, q0 + (ri + 1) * nq / runs);
-                    let at = |q: usize| q / g.ow * rs + q % g.ow * g.s[1];
-                    let base = at(a);
-                    for (off, q) in offs.iter_mut().zip(a..b) {
-                        *off = at(q) - base;
-                    }
-                    tile_at(level, nb, &offs[..b - a], &taps, wblk, &xg[base..], bias, tmp);
-                    let dst = optr.get().wrapping_add(first + a);
-                    // SAFETY: channels c < cn of this task, positions a..b of rows
-                    // r0..r1: inside `out` (asserted above) and written by this task
-                    // only; the residual has the output's length (asserted).
-                    unsafe { store_channels(level, tmp, b - a, nb * CB, cn, dst, positions, finish(first + a)) };
-                }
-            } else {
-                let mut r = r0;
-                while r < r1 {
-                    let nr = if pair { 2.min(r1 - r) } else { 1 };
-                    for si in 0..segs {
-                        let (p0, p1) = (si * g.ow / segs, (si + 1) * g.ow / segs);
-                        let width = p1 - p0;
-                        let x0 = r * rs + p0 * g.s[1];
-                        tile(level, nb, nr, width, g.s[1], rs, &taps, wblk, &xg[x0..], bias, tmp);
-                        for dr in 0..nr {
-                            let at = (r + dr) * g.ow + p0;
-                            let src = &tmp[dr * width * nb * CB..];
-                            let dst = optr.get().wrapping_add(first + at);
-                            let fin = finish(first + at);
-                            // SAFETY: channels c < cn of this task, row r + dr < r1, columns
-                            // p0.. p1 ≤ OW: inside `out` (asserted above) and written by this
-                            // task only (tasks own disjoint channel chunks × rows); the
-                            // residual has the output's length (asserted).
-                            unsafe { store_channels(level, src, width, nb * CB, cn, dst, positions, fin) };
-                        }
-                    }
-                    r += nr;
-                }
-            }
+            let base = first + r0 * g.ow;
+            // SAFETY: channels c < cn of this task, rows r0..r1: inside `out` (asserted
+            // above) and written by this task only (tasks own disjoint channel chunks ×
+            // rows); the residual has the output's length (asserted).
+            unsafe {
+                plan.rows(tmp, img, ci, r0, r1, optr.get().wrapping_add(base), positions, |q| {
+                    finish(base + q)
+                })
+            };
             if !in_store && !epi.is_identity() {
                 for c in 0..cn {
                     let at = first + c * positions + r0 * g.ow;
@@ -226,10 +177,171 @@ pub(crate) fn conv2d_chvec(
     out
 }
 
+/// Tasks a parallel call aims at: several per thread, so that a thread that starts
+/// late or runs slower takes fewer; one on one thread.
+pub(super) fn tasks_wanted() -> usize {
+    let threads = crate::threads::num_threads();
+    if threads == 1 { 1 } else { 4 * threads }
+}
+
+/// True when the stores apply `act` (with the residual) on the tile's registers.
+pub(super) fn in_store(act: Activation) -> bool {
+    matches!(act, Activation::Identity | Activation::Relu)
+}
+
+/// What the tasks of one call share: the tiles' shape on this layer and where they
+/// read (the input, padded when the layer pads, and the packed weights).
+pub(super) struct Plan<'a> {
+    level: Level,
+    /// Channel blocks per tile, widest tile, row segments per output row.
+    nb: usize,
+    pmax: usize,
+    segs: usize,
+    /// Rows short enough for two-row tiles are taken in pairs (an odd last row alone).
+    pair: bool,
+    taps: Taps,
+    g: Geom,
+    /// Input floats per image-group, and between consecutive output rows.
+    plane_in: usize,
+    rs: usize,
+    /// Padded input row length.
+    wp: usize,
+    xs: &'a [f32],
+    w: &'a ChvecWeights,
+}
+
+impl<'a> Plan<'a> {
+    /// The plan for `xs` (the input, already padded by [`pad`] when the layer pads).
+    pub(super) fn new(xs: &'a [f32], w: &'a ChvecWeights, g: &Geom, level: Level) -> Self {
+        debug_assert_eq!(w.k, g.k());
+        let (hp, wp) = (g.h + 2 * g.p[0], g.w + 2 * g.p[1]);
+        let taps = Taps {
+            cg: g.cg,
+            kh: g.kh,
+            kw: g.kw,
+            plane: hp * wp,
+            drow: g.d[0] * wp,
+            dcol: g.d[1],
+            wstride: w.k * CB,
+        };
+        let nb = blocks_per_tile(level, w.og.div_ceil(CB));
+        let pmax = max_width(level, nb);
+        Plan {
+            level,
+            nb,
+            pmax,
+            segs: g.ow.div_ceil(pmax),
+            pair: g.ow <= two_rows(level, nb),
+            taps,
+            g: *g,
+            plane_in: g.cg * hp * wp,
+            rs: g.s[0] * wp,
+            wp,
+            xs,
+            w,
+        }
+    }
+
+    /// Chunks of output channels per group (one tile's channels each).
+    pub(super) fn chunks(&self) -> usize {
+        self.w.og.div_ceil(self.nb * CB)
+    }
+
+    /// The first channel (within the group) and the channel count of chunk `ci`.
+    pub(super) fn chunk(&self, ci: usize) -> (usize, usize) {
+        let c0 = ci * self.nb * CB;
+        (c0, (self.nb * CB).min(self.w.og - c0))
+    }
+
+    /// Channels a tile holds (the widest chunk).
+    pub(super) fn tile_channels(&self) -> usize {
+        self.nb * CB
+    }
+
+    /// Output rows whose input rows fit in `bytes` (at least one).
+    pub(super) fn rows_fitting(&self, bytes: usize) -> usize {
+        let g = &self.g;
+        let in_rows = (bytes / (g.cg * self.wp * size_of::<f32>()).max(1)).max(1);
+        (in_rows.saturating_sub((g.kh - 1) * g.d[0] + 1) / g.s[0] + 1).clamp(1, g.oh)
+    }
+
+    /// One task's tile buffer.
+    pub(super) fn tile_scratch(&self) -> Vec<f32> {
+        vec![0.0f32; self.pmax * self.nb * CB]
+    }
+
+    /// Computes output rows `r0..r1` of channel chunk `ci` of image-group `img` and
+    /// stores them at `dst`: channel `c`, row `r`, column `p` at `dst[c·plane + (r −
+    /// r0)·OW + p]`, through the store's `fin(q)` for band offset `q = (r − r0)·OW + p`.
+    ///
+    /// # Safety
+    /// `dst[c·plane + q]` is valid for writes and touched by no one else during the call
+    /// for `c` below the chunk's channel count and `q < (r1 − r0)·OW`, and every
+    /// residual pointer `fin` gives is readable for the stored channels and positions.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) unsafe fn rows(
+        &self,
+        tmp: &mut [f32],
+        img: usize,
+        ci: usize,
+        r0: usize,
+        r1: usize,
+        dst: *mut f32,
+        plane: usize,
+        fin: impl Fn(usize) -> Finish,
+    ) {
+        let (g, w, level, nb) = (&self.g, self.w, self.level, self.nb);
+        let gi = img % w.groups;
+        let (_, cn) = self.chunk(ci);
+        let wblk = &w.w[(gi * w.ob + ci * nb) * w.k * CB..];
+        let bias = &w.bias[(gi * w.ob + ci * nb) * CB..];
+        let xg = &self.xs[img * self.plane_in..][..self.plane_in];
+        let rs = self.rs;
+        if spans_rows(level) {
+            // Runs of `pmax` consecutive positions of the band (the last ones shorter,
+            // evenly), across row ends; the output plane is row-major, so a run is
+            // stored as one.
+            let nq = (r1 - r0) * g.ow;
+            let runs = nq.div_ceil(self.pmax);
+            let mut offs = [0usize; 16];
+            for ri in 0..runs {
+                let (a, b) = (ri * nq / runs, (ri + 1) * nq / runs);
+                let at = |q: usize| (r0 + q / g.ow) * rs + q % g.ow * g.s[1];
+                let base = at(a);
+                for (off, q) in offs.iter_mut().zip(a..b) {
+                    *off = at(q) - base;
+                }
+                tile_at(level, nb, &offs[..b - a], &self.taps, wblk, &xg[base..], bias, tmp);
+                // SAFETY: channels below cn, band offsets a..b: the caller's contract.
+                unsafe { store_channels(level, tmp, b - a, nb * CB, cn, dst.wrapping_add(a), plane, fin(a)) };
+            }
+        } else {
+            let mut r = r0;
+            while r < r1 {
+                let nr = if self.pair { 2.min(r1 - r) } else { 1 };
+                for si in 0..self.segs {
+                    let (p0, p1) = (si * g.ow / self.segs, (si + 1) * g.ow / self.segs);
+                    let width = p1 - p0;
+                    let x0 = r * rs + p0 * g.s[1];
+                    tile(level, nb, nr, width, g.s[1], rs, &self.taps, wblk, &xg[x0..], bias, tmp);
+                    for dr in 0..nr {
+                        let q = (r + dr - r0) * g.ow + p0;
+                        let src = &tmp[dr * width * nb * CB..];
+                        // SAFETY: channels below cn, row r + dr < r1, columns p0..p1 ≤
+                        // OW: the caller's contract.
+                        unsafe { store_channels(level, src, width, nb * CB, cn, dst.wrapping_add(q), plane, fin(q)) };
+                    }
+                }
+                r += nr;
+            }
+        }
+    }
+}
+
 /// The input with its padding made explicit (`planes` planes of `(H + 2·pH) × (W +
 /// 2·pW)`, zero borders), or `None` for an unpadded layer (read in place). Each element
 /// is written once (no zero fill first), into a buffer from the crate's output cache.
-fn pad(x: &[f32], planes: usize, g: &Geom) -> Option<Vec<f32>> {
+pub(super) fn pad(x: &[f32], planes: usize, g: &Geom) -> Option<Vec<f32>> {
     if g.p == [0, 0] {
         return None;
     }

@@ -165,3 +165,108 @@ fn stores_keep_nan_and_add_the_residual_before_relu() {
         assert_eq!(got[neg_at], 0.0, "{level:?}");
     }
 }
+
+/// The convolution followed by a max pool in one pass equals the two run one after the
+/// other, bit for bit (the same tiles, and a maximum does not round), on every level,
+/// on one and two threads (bands of pooled rows sharing convolution rows).
+fn check_max_pool(n: usize, o: usize, groups: usize, case: Case, act: Activation, pool: [[usize; 2]; 3], nan: bool) {
+    use super::conv_chvec_pool::conv2d_chvec_max_pool;
+    use super::pool_geom::{PoolGeom, Window};
+    use super::pool_kernel::{Reduce, pool_f32_at};
+    let g = geom(case);
+    let c = g.cg * groups;
+    let mut x = data(n * c * g.h * g.w, 1);
+    if nan {
+        // One input value NaN: every output whose window reads it is NaN, and so is
+        // every pooled output over those.
+        x[(n - 1) * c * g.h * g.w + g.h / 2 * g.w + 1] = f32::NAN;
+    }
+    let w: Vec<f32> = data(o * g.k(), 2).iter().map(|v| v * 0.125).collect();
+    let b = data(o, 3);
+    let cw = ChvecWeights::new(&w, Some(&b), o, groups, g.k());
+    let [k, s, p] = pool;
+    let window = Window {
+        k,
+        s,
+        p,
+        d: [1, 1],
+        ceil: false,
+    };
+    let (_, pg) = PoolGeom::check("test", &[n, o, g.oh, g.ow], &window).unwrap();
+    let epi = Epilogue { residual: None, act };
+    for level in levels() {
+        for &threads in if cfg!(miri) { &[2][..] } else { &[1, 2] } {
+            let (got, want) = crate::with_num_threads(threads, || {
+                let conv = conv2d_chvec(&x, &cw, n, &g, level, &epi);
+                let want = pool_f32_at(level, &conv, n * o, &pg, Reduce::Max);
+                (conv2d_chvec_max_pool(&x, &cw, n, &g, level, act, &pg), want)
+            });
+            assert_eq!(got.len(), n * o * pg.out[0] * pg.out[1]);
+            assert_eq!(got.len(), want.len());
+            let what = format!("{level:?} threads {threads} n {n} o {o} {case:?} {act:?} pool {pool:?}");
+            for (i, (&a, &e)) in got.iter().zip(&want).enumerate() {
+                assert!(
+                    a.to_bits() == e.to_bits() || (a.is_nan() && e.is_nan()),
+                    "{what}: [{i}] {a} vs {e}"
+                );
+            }
+            if nan {
+                assert!(got.iter().any(|v| v.is_nan()), "{what}: the NaN was lost");
+            }
+        }
+    }
+}
+
+#[test]
+fn conv_then_max_pool_in_one_pass_equals_the_composition() {
+    let stem = [[3, 3], [2, 2], [1, 1]];
+    // The stem's shape, scaled down: 7×7/2 padding 3, ReLU, then 3×3/2 padding 1 (6×7
+    // convolution rows: an odd pooled width, a last window over the bottom padding).
+    check_max_pool(
+        1,
+        16,
+        1,
+        (3, 12, 13, 7, 7, [2, 2], [3, 3], [1, 1]),
+        Activation::Relu,
+        stem,
+        false,
+    );
+    check_max_pool(
+        1,
+        16,
+        1,
+        (3, 12, 13, 7, 7, [2, 2], [3, 3], [1, 1]),
+        Activation::Relu,
+        stem,
+        true,
+    );
+    if cfg!(miri) {
+        return;
+    }
+    // A partial channel block, batch 2, two-row tiles (7 columns), odd heights.
+    let case = (2, 13, 13, 3, 3, [2, 2], [1, 1], [1, 1]);
+    check_max_pool(2, 20, 1, case, Activation::Identity, stem, true);
+    check_max_pool(2, 20, 1, case, Activation::Relu, [[2, 2], [2, 2], [0, 0]], false);
+    // A stride-1 pool (the general plane kernel), groups, an activation applied
+    // outside the stores.
+    check_max_pool(1, 32, 2, case, Activation::Sigmoid, [[3, 3], [1, 1], [1, 1]], true);
+    // Taller images: many bands on two threads, rows shared between them.
+    check_max_pool(
+        1,
+        64,
+        1,
+        (3, 45, 30, 7, 7, [2, 2], [3, 3], [1, 1]),
+        Activation::Relu,
+        stem,
+        false,
+    );
+    check_max_pool(
+        1,
+        48,
+        1,
+        (4, 40, 17, 3, 3, [1, 1], [1, 1], [1, 1]),
+        Activation::Relu,
+        [[3, 2], [2, 1], [1, 0]],
+        true,
+    );
+}

@@ -4,11 +4,12 @@
 
 use super::conv::Conv2dArgs;
 use super::conv_block::Level;
-use super::conv_plan::{ConvCall, Packed, as_f32, check_input, check_weight, run_conv};
+use super::conv_plan::{ConvCall, Packed, as_f32, check_input, check_weight, run_conv, run_conv_max_pool};
 use super::epilogue::Activation;
 use super::norm_layer::BatchNorm2d;
 use super::param::{Param, opt_param_vec};
 use super::util::{contiguous, owned, owned_dim};
+use super::{PoolGeom, PoolWindow};
 use crate::element::Float;
 use crate::error::{Error, Result, fmt_shape};
 use crate::layout::{Dimension, Ix1, Ix4};
@@ -233,6 +234,70 @@ impl<T: Float> Conv2d<T> {
         self.run("Conv2d::forward_add", input, Some(&residual.view().into_dyn()))
     }
 
+    /// `max_pool2d(self.forward(input), kernel, stride, padding)` (see
+    /// [`super::max_pool2d`]: NaN propagates, padding is ignored by the maximum) in one
+    /// pass where the layer runs the channel-vectorised kernel (`f32`, as ResNet's
+    /// stem, a 7×7 stride-2 convolution followed by a 3×3 stride-2 pool): each band of
+    /// output rows is pooled while it is in cache, and the convolution's full output is
+    /// never stored. Other layers run the two operations one after the other. The
+    /// result equals the composition exactly. `Err` as [`Conv2d::forward`], and as
+    /// [`super::max_pool2d`] for the pooling window on the convolution's output.
+    ///
+    /// ```
+    /// use ferrotensor::prelude::*;
+    /// use ferrotensor::nn::{self, Conv2d, Conv2dArgs};
+    /// let w = Tensor::<f32, _>::ones([16, 3, 3, 3]);
+    /// let args = Conv2dArgs { stride: [2, 2], padding: [1, 1], ..Default::default() };
+    /// let conv = Conv2d::new(&w, None, args)?;
+    /// let x = Tensor::<f32, _>::ones([1, 3, 8, 8]);
+    /// let y = conv.forward_max_pool2d(&x, [3, 3], [2, 2], [1, 1])?;
+    /// let z = nn::max_pool2d(&conv.forward(&x)?, [3, 3], [2, 2], [1, 1])?;
+    /// assert_eq!(y.shape(), &[1, 16, 2, 2]);
+    /// assert_eq!(y.to_vec(), z.to_vec());
+    /// assert!(conv.forward_max_pool2d(&x, [3, 3], [2, 2], [2, 2]).is_err()); // padding > kernel / 2
+    /// # Ok::<(), ferrotensor::Error>(())
+    /// ```
+    pub fn forward_max_pool2d<S: Storage<Elem = T>, D: Dimension>(
+        &self,
+        input: &TensorBase<S, D>,
+        kernel: [usize; 2],
+        stride: [usize; 2],
+        padding: [usize; 2],
+    ) -> Result<Tensor<T, D>> {
+        const OP: &str = "Conv2d::forward_max_pool2d";
+        let wshape: [usize; 4] = self.weight.shape().try_into().expect("4-D weight");
+        let (n, g) = check_input(OP, input.shape(), wshape, &self.args)?;
+        let window = PoolWindow {
+            k: kernel,
+            s: stride,
+            p: padding,
+            d: [1, 1],
+            ceil: false,
+        };
+        let (_, pg) = PoolGeom::check(OP, &[n, wshape[0], g.oh, g.ow], &window)?;
+        let x = contiguous(input);
+        if let Some(out) = run_conv_max_pool(&x, n, &g, &self.call(None), &pg) {
+            return Ok(owned_dim(out, &[n, wshape[0], pg.out[0], pg.out[1]]));
+        }
+        let y = self.run(OP, input, None)?;
+        super::max_pool2d(&y, kernel, stride, padding)
+    }
+
+    /// One call's parameters besides the input.
+    fn call<'a>(&'a self, residual: Option<&'a [T]>) -> ConvCall<'a, T> {
+        ConvCall {
+            weight: self.weight.as_slice().expect("row-major weight"),
+            weight32: self.weight32.as_deref(),
+            bias: self.bias.as_ref().map(|b| b.as_slice().expect("row-major bias")),
+            o: self.out_channels(),
+            groups: self.args.groups,
+            packed: &self.packed,
+            level: self.level,
+            residual,
+            act: self.activation,
+        }
+    }
+
     fn run<S: Storage<Elem = T>, D: Dimension>(
         &self,
         op: &'static str,
@@ -260,18 +325,7 @@ impl<T: Float> Conv2d<T> {
             None => None,
         };
         let x = contiguous(input);
-        let call = ConvCall {
-            weight: self.weight.as_slice().expect("row-major weight"),
-            weight32: self.weight32.as_deref(),
-            bias: self.bias.as_ref().map(|b| b.as_slice().expect("row-major bias")),
-            o,
-            groups: self.args.groups,
-            packed: &self.packed,
-            level: self.level,
-            residual: res.as_deref(),
-            act: self.activation,
-        };
-        let out = run_conv(&x, n, &g, &call);
+        let out = run_conv(&x, n, &g, &self.call(res.as_deref()));
         Ok(owned_dim(out, &out_shape))
     }
 

@@ -256,6 +256,26 @@ pub(crate) fn run_conv<T: Float>(x: &[T], n: usize, g: &Geom, call: &ConvCall<'_
     from_f32(&run_f32(&to_f32(x), n, g, &w32, b32.as_deref(), call, &epi))
 }
 
+/// `max_pool(act(conv2d(x)))` in one pass ([`super::conv_chvec_pool`]) when the layer
+/// runs the channel-vectorised kernel on `f32`; `None` for other layers (the caller
+/// composes the two operations).
+pub(crate) fn run_conv_max_pool<T: Float>(
+    x: &[T],
+    n: usize,
+    g: &Geom,
+    call: &ConvCall<'_, T>,
+    pool: &super::PoolGeom,
+) -> Option<Vec<T>> {
+    let (Packed::Chvec(cw), Some(x32)) = (call.packed, cast_slice::<T, f32>(x)) else {
+        return None;
+    };
+    if call.residual.is_some() {
+        return None;
+    }
+    let out = super::conv_chvec_pool::conv2d_chvec_max_pool(x32, cw, n, g, call.level, call.act, pool);
+    Some(cast_vec(out).unwrap_or_else(|_| unreachable!("T is f32")))
+}
+
 /// The `f32` paths.
 fn run_f32<T>(
     x: &[f32],

@@ -51,6 +51,7 @@ mod conv_block;
 mod conv_block_tests;
 mod conv_chvec;
 mod conv_chvec_kernel;
+mod conv_chvec_pool;
 #[cfg(test)]
 mod conv_chvec_tests;
 mod conv_direct;

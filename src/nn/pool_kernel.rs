@@ -81,7 +81,33 @@ pub(super) fn pool_f32_at(level: Level, x: &[f32], planes: usize, g: &PoolGeom, 
     unsafe { crate::memory::alloc::assume_init_vec(out) }
 }
 
-fn pool_f32_into(level: Level, x: &[f32], planes: usize, g: &PoolGeom, r: Reduce, out: &mut [MaybeUninit<f32>]) {
+/// Pools one `f32` plane on `level` (`x` `H × W` into `out` `OH × OW`, every element
+/// written), with `sc` from [`Scratch::new`] for `g`'s widths and at least 16 lanes;
+/// panics if the CPU lacks the level. For callers that make the plane themselves (a
+/// convolution's band of output rows, pooled while it is in cache).
+pub(crate) fn pool_plane_f32(
+    level: Level,
+    x: &[f32],
+    g: &PoolGeom,
+    r: Reduce,
+    out: &mut [MaybeUninit<f32>],
+    sc: &mut Scratch<f32>,
+) {
+    assert!(level_supported(level), "pool: {level:?} is not supported by this CPU");
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU has the AVX-512 level (asserted above).
+        Level::Avx512 => unsafe { x86::plane512(x, g, r, out, sc) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU has AVX2 and FMA (asserted above).
+        Level::Avx2 => unsafe { x86::plane256(x, g, r, out, sc) },
+        // SAFETY: plain Rust.
+        Level::Portable => unsafe { plane::<Scalar<f32>>(x, g, r, out, sc) },
+    }
+}
+
+/// True when this CPU runs `level`'s kernels.
+fn level_supported(level: Level) -> bool {
     use crate::cpu::{Isa, detected_isa};
     let needs = match level {
         Level::Portable => Isa::Portable,
@@ -90,7 +116,11 @@ fn pool_f32_into(level: Level, x: &[f32], planes: usize, g: &PoolGeom, r: Reduce
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => Isa::Avx512,
     };
-    assert!(detected_isa() >= needs, "pool: {level:?} is not supported by this CPU");
+    detected_isa() >= needs
+}
+
+fn pool_f32_into(level: Level, x: &[f32], planes: usize, g: &PoolGeom, r: Reduce, out: &mut [MaybeUninit<f32>]) {
+    assert!(level_supported(level), "pool: {level:?} is not supported by this CPU");
     match level {
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => run::<super::simd::Avx512>(x, planes, g, r, out, |x, g, r, o, s| {

@@ -305,14 +305,14 @@ def profile(example, batch, threads, repeat):
         parts = line.split()
         name, ms = parts[1], float(parts[-1])
         label = " ".join(parts[1:-1])
-        keys = ["avgpool", "fc"] if name == "avgpool+fc" else [name]
+        keys = name.split("+")
         o = sum(ort.get(k, 0.0) for k in keys)
         tot[0] += ms
         tot[1] += o
         print(f"| {label} | {ms:.3f} | {o:.3f} | {ms / o if o else float('nan'):.2f} |")
     print(f"| sum | {tot[0]:.3f} | {tot[1]:.3f} | {tot[0] / tot[1]:.2f} |")
-    missing = sorted(set(ort) - {l.split()[1] for l in out.splitlines() if l.startswith("layer_ms:")}
-                     - {"avgpool", "fc"})
+    ours = {k for l in out.splitlines() if l.startswith("layer_ms:") for k in l.split()[1].split("+")}
+    missing = sorted(set(ort) - ours)
     if missing:
         print("ONNX Runtime nodes not matched: " + ", ".join(f"{k} {ort[k]:.3f}" for k in missing))
 
