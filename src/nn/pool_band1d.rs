@@ -179,20 +179,7 @@ unsafe fn vectors<S: Simd, const K: usize>(a: &mut RowArgs<'_, S::E>) -> usize {
         // are the caller's contract.
         unsafe {
             let p = a.x.as_ptr().add(g * K);
-            let mut v: [S::V; K] = std::array::from_fn(|j| S::load(p.add(j * l)));
-            // Rounds of even/odd over consecutive pairs (evens first): after log2 K
-            // rounds v[j] holds element j of bands g .. g + l, in order.
-            let mut m = K;
-            while m > 1 {
-                let mut w = v;
-                for i in 0..K / 2 {
-                    let (e, o) = S::even_odd(v[2 * i], v[2 * i + 1]);
-                    w[i] = e;
-                    w[K / 2 + i] = o;
-                }
-                v = w;
-                m /= 2;
-            }
+            let v = phases::<S, K>(std::array::from_fn(|j| S::load(p.add(j * l))));
             let dst = a.out.as_mut_ptr().add(g).cast::<S::E>();
             if a.m == Mode::Mean {
                 let mut s = v[0];
@@ -216,6 +203,30 @@ unsafe fn vectors<S: Simd, const K: usize>(a: &mut RowArgs<'_, S::E>) -> usize {
         g += l;
     }
     g
+}
+
+/// The `K` phases of `K` consecutive vectors (`K` a power of two): element `j` of each
+/// of their `LANES` bands of `K` elements, in band order, as vector `j`. Rounds of
+/// even/odd over consecutive pairs, evens first: after log2 K rounds the order is
+/// the identity.
+///
+/// # Safety
+/// `S`'s CPU features are available.
+#[inline(always)]
+pub(super) unsafe fn phases<S: Simd, const K: usize>(mut v: [S::V; K]) -> [S::V; K] {
+    let mut m = K;
+    while m > 1 {
+        let mut w = v;
+        for i in 0..K / 2 {
+            // SAFETY: the features are the caller's contract.
+            let (e, o) = unsafe { S::even_odd(v[2 * i], v[2 * i + 1]) };
+            w[i] = e;
+            w[K / 2 + i] = o;
+        }
+        v = w;
+        m /= 2;
+    }
+    v
 }
 
 /// The row kernel compiled for each x86 level.

@@ -1,10 +1,12 @@
 //! The arg-max of whole planes: adaptive max pooling to one output per plane (and any
-//! pooling with indices whose one window covers the plane). A plane is read twice
-//! from cache, in whole vectors: its maximum (NaN-propagating lane maxima, then the
-//! lanes' maximum), then the first position equal to it, found from lane masks 64
-//! elements at a time. A plane holding a NaN takes its last NaN (PyTorch's rule), found
-//! in scalar code. This replaces the rows-then-columns kernel of [`super::pool_rows`]
-//! there, whose per-row setup and scalar column stage cost ~8× the read for a 7×7 plane.
+//! pooling with indices whose one window covers the plane), in whole vectors: the
+//! plane's maximum (NaN-propagating lane maxima, then the lanes' maximum), then the
+//! first position equal to it from lane masks, 64 elements at a time. Planes of up to
+//! 64 elements stay in registers between the two steps (a task runs many planes, so
+//! the tail mask and the dispatch are paid once); longer ones are read twice from
+//! cache. A plane holding a NaN takes its last NaN (PyTorch's rule), found in scalar
+//! code. This replaces the rows-then-columns kernel of [`super::pool_rows`] there,
+//! whose per-row setup and scalar column stage cost ~8× the read for a 7×7 plane.
 
 use super::conv_block::Level;
 use super::simd::{Scalar, Simd};
@@ -12,6 +14,7 @@ use super::util::par_tasks;
 use crate::element::Float;
 use crate::iter::SendPtr;
 use num_traits::Float as _;
+use std::mem::MaybeUninit;
 
 /// The maximum of each of `planes` contiguous planes of `len` elements and its position
 /// in the plane: the first maximum; if the plane holds a NaN, its last NaN.
@@ -32,19 +35,19 @@ pub(crate) fn plane_argmax<E: Float>(x: &[E], planes: usize, len: usize, level: 
         planes.div_ceil(per),
         || (),
         |_, task| {
-            for pl in task * per..((task + 1) * per).min(planes) {
-                let p = &x[pl * len..][..len];
-                let (v, i) = one(p, level);
-                // SAFETY: entry `pl` of `val` and `idx`, written only by this task
-                // (tasks take disjoint runs of planes; pl < planes = their length).
-                unsafe {
-                    vp.get().add(pl).write(std::mem::MaybeUninit::new(v));
-                    ip.get().add(pl).write(std::mem::MaybeUninit::new(i as i64));
-                }
-            }
+            let (p0, p1) = (task * per, ((task + 1) * per).min(planes));
+            // SAFETY: entries p0..p1 of `val` and `idx` (p1 ≤ planes, their length),
+            // written only by this task (tasks take disjoint runs of planes).
+            let (v, i) = unsafe {
+                (
+                    std::slice::from_raw_parts_mut(vp.get().add(p0), p1 - p0),
+                    std::slice::from_raw_parts_mut(ip.get().add(p0), p1 - p0),
+                )
+            };
+            run(&x[p0 * len..p1 * len], len, v, i, level);
         },
     );
-    // SAFETY: every plane's entry was written above.
+    // SAFETY: every plane's entries were written by its task.
     unsafe {
         (
             crate::memory::alloc::assume_init_vec(val),
@@ -53,24 +56,116 @@ pub(crate) fn plane_argmax<E: Float>(x: &[E], planes: usize, len: usize, level: 
     }
 }
 
-/// One plane on `level` (`f32` only on the x86 levels).
-#[inline]
-fn one<E: Float>(p: &[E], level: Level) -> (E, usize) {
+/// A run of planes on `level` (`f32` only on the x86 levels).
+fn run<E: Float>(x: &[E], len: usize, val: &mut [MaybeUninit<E>], idx: &mut [MaybeUninit<i64>], level: Level) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(p32) = super::util::cast_slice::<E, f32>(p) {
-        let (v, i) = match level {
+    if let Some(x32) = super::util::cast_slice::<E, f32>(x) {
+        // SAFETY: E is f32 (the cast above succeeded): the same layout.
+        let v32 = unsafe { &mut *(std::ptr::from_mut(val) as *mut [MaybeUninit<f32>]) };
+        match level {
             // SAFETY: the AVX-512 level was detected (or checked by the caller).
-            Level::Avx512 => unsafe { x86::argmax512(p32) },
+            Level::Avx512 => unsafe { x86::planes512(x32, len, v32, idx) },
             // SAFETY: AVX2 and FMA were detected (or checked by the caller).
-            Level::Avx2 => unsafe { x86::argmax256(p32) },
+            Level::Avx2 => unsafe { x86::planes256(x32, len, v32, idx) },
             // SAFETY: plain Rust.
-            Level::Portable => unsafe { argmax::<Scalar<f32>>(p32) },
-        };
-        return (<E as crate::element::Num>::from_f64(f64::from(v)), i);
+            Level::Portable => unsafe { planes::<Scalar<f32>>(x32, len, v32, idx) },
+        }
+        return;
     }
     let _ = level;
     // SAFETY: plain Rust.
-    unsafe { argmax::<Scalar<E>>(p) }
+    unsafe { planes::<Scalar<E>>(x, len, val, idx) }
+}
+
+/// Every plane of `x` (planes of `len` elements): planes of at most 64 elements in
+/// registers (one load per element), longer ones (and one-lane vectors) by [`argmax`].
+///
+/// # Safety
+/// `S`'s CPU features are available.
+#[inline(always)]
+unsafe fn planes<S: Simd>(x: &[S::E], len: usize, val: &mut [MaybeUninit<S::E>], idx: &mut [MaybeUninit<i64>]) {
+    assert!(
+        x.len() >= val.len() * len && idx.len() >= val.len(),
+        "pool: planes outside the input"
+    );
+    let (l, nv) = (S::LANES, len.div_ceil(S::LANES));
+    // SAFETY (all arms): the features are the caller's contract.
+    unsafe {
+        match nv {
+            1 if l > 1 => small::<S, 1>(x, len, val, idx),
+            2 if l > 1 => small::<S, 2>(x, len, val, idx),
+            3 if l > 1 => small::<S, 3>(x, len, val, idx),
+            4 if l > 1 => small::<S, 4>(x, len, val, idx),
+            5 if l == 8 => small::<S, 5>(x, len, val, idx),
+            6 if l == 8 => small::<S, 6>(x, len, val, idx),
+            7 if l == 8 => small::<S, 7>(x, len, val, idx),
+            8 if l == 8 => small::<S, 8>(x, len, val, idx),
+            _ => {
+                for (pl, (v, i)) in val.iter_mut().zip(idx.iter_mut()).enumerate() {
+                    let (m, at) = argmax::<S>(&x[pl * len..][..len]);
+                    v.write(m);
+                    i.write(at as i64);
+                }
+            }
+        }
+    }
+}
+
+/// Planes of `NV` vectors (`(NV − 1)·LANES < len ≤ NV·LANES ≤ 64`), each loaded once:
+/// the maximum of the vectors, then the first lane equal to it from their lane masks.
+///
+/// # Safety
+/// `S`'s CPU features are available.
+#[inline(always)]
+unsafe fn small<S: Simd, const NV: usize>(
+    x: &[S::E],
+    len: usize,
+    val: &mut [MaybeUninit<S::E>],
+    idx: &mut [MaybeUninit<i64>],
+) {
+    let l = S::LANES;
+    assert!(
+        NV * l <= 64 && (NV - 1) * l < len && len <= NV * l && x.len() >= val.len() * len,
+        "pool: planes outside the input"
+    );
+    let tail = (len - (NV - 1) * l) as isize;
+    let all = ((1u64 << l) - 1) as u32;
+    for (pl, (vo, io)) in val.iter_mut().zip(idx.iter_mut()).enumerate() {
+        let p = &x[pl * len..][..len];
+        // SAFETY: vectors j < NV − 1 read p[j·l .. (j + 1)·l] ⊆ p ((NV − 1)·l < len);
+        // the last reads only its lanes below `tail` (masked), also inside p; the
+        // features are the caller's contract.
+        unsafe {
+            let fill = S::splat(S::E::neg_infinity());
+            let v: [S::V; NV] = std::array::from_fn(|j| {
+                if j + 1 < NV {
+                    S::load(p.as_ptr().add(j * l))
+                } else {
+                    S::load_range_fill(p.as_ptr().add(j * l), 0, tail, fill)
+                }
+            });
+            let mut acc = v[0];
+            for &w in &v[1..] {
+                acc = S::max(acc, w);
+            }
+            if S::eq_mask(acc, acc) != all {
+                let at = p.iter().rposition(|v| v.is_nan()).unwrap_or(0);
+                vo.write(p[at]);
+                io.write(at as i64);
+                continue;
+            }
+            let m = S::splat(S::max_lanes(acc));
+            let mut bits = 0u64;
+            for (j, &w) in v.iter().enumerate() {
+                bits |= u64::from(S::eq_mask(w, m)) << (j * l);
+            }
+            // The maximum is one of the plane's lanes (the fill lanes are −∞ and come
+            // after every real lane), so `bits` ≠ 0 and `at` < len.
+            let at = bits.trailing_zeros() as usize;
+            vo.write(p[at]);
+            io.write(at as i64);
+        }
+    }
 }
 
 /// The arg-max of one nonempty plane in vectors of `S`.
@@ -127,22 +222,23 @@ unsafe fn argmax<S: Simd>(p: &[S::E]) -> (S::E, usize) {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::super::simd::{Avx2, Avx512};
-    use super::argmax;
+    use super::planes;
+    use std::mem::MaybeUninit;
 
     /// # Safety
     /// AVX-512F is available.
     #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
-    pub(super) unsafe fn argmax512(p: &[f32]) -> (f32, usize) {
+    pub(super) unsafe fn planes512(x: &[f32], len: usize, val: &mut [MaybeUninit<f32>], idx: &mut [MaybeUninit<i64>]) {
         // SAFETY: the features are enabled here.
-        unsafe { argmax::<Avx512>(p) }
+        unsafe { planes::<Avx512>(x, len, val, idx) }
     }
 
     /// # Safety
     /// AVX2 and FMA are available.
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn argmax256(p: &[f32]) -> (f32, usize) {
+    pub(super) unsafe fn planes256(x: &[f32], len: usize, val: &mut [MaybeUninit<f32>], idx: &mut [MaybeUninit<i64>]) {
         // SAFETY: the features are enabled here.
-        unsafe { argmax::<Avx2>(p) }
+        unsafe { planes::<Avx2>(x, len, val, idx) }
     }
 }
 
