@@ -89,7 +89,7 @@ unsafe fn planes<S: Simd>(x: &[S::E], len: usize, val: &mut [MaybeUninit<S::E>],
         "pool: planes outside the input"
     );
     let (l, nv) = (S::LANES, len.div_ceil(S::LANES));
-    // SAFETY (all arms): the features are the caller's contract.
+    // SAFETY: the features are the caller's contract (every arm).
     unsafe {
         match nv {
             1 if l > 1 => small::<S, 1>(x, len, val, idx),
@@ -177,13 +177,15 @@ unsafe fn argmax<S: Simd>(p: &[S::E]) -> (S::E, usize) {
     let (n, l) = (p.len(), S::LANES);
     let ptr = p.as_ptr();
     let all = ((1u64 << l) - 1) as u32;
-    // SAFETY (both passes): full loads read `i..i + l ≤ n`, the last partial vector only
-    // its lanes below `n - i` (masked); the features are the caller's contract.
-    let ld = |i: usize| unsafe {
-        if i + l <= n {
-            S::load(ptr.add(i))
-        } else {
-            S::load_range_fill(ptr.add(i), 0, (n - i) as isize, S::splat(S::E::neg_infinity()))
+    let ld = |i: usize| {
+        // SAFETY: full loads read `i..i + l ≤ n`, the last partial vector only its lanes
+        // below `n - i` (masked); the features are the caller's contract.
+        unsafe {
+            if i + l <= n {
+                S::load(ptr.add(i))
+            } else {
+                S::load_range_fill(ptr.add(i), 0, (n - i) as isize, S::splat(S::E::neg_infinity()))
+            }
         }
     };
     // 1. The maximum; NaN propagates into its lane.
