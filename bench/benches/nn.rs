@@ -611,8 +611,10 @@ fn softmax_cases(
 /// `max_pool{1,2,3}d_with_indices` rows and for adaptive max pooling to a divisor of
 /// the input (kernel = stride = input / output); GlobalMaxPool / GlobalAveragePool
 /// (no indices there) for adaptive pooling to 1; AveragePool for adaptive averages to a
-/// divisor. Medians on 1 and 2 threads; the notes give GB/s of one read of the input
-/// and one write of the output (values, and indices as i64 where returned).
+/// divisor. With `FT_TORCH_PYTHON` naming a Python that has torch, PyTorch's same
+/// functions (allocating their outputs, as ours) are a second peer. Medians on 1 and 2
+/// threads; the notes give GB/s of one read of the input and one write of the output
+/// (values, and indices as i64 where returned).
 fn pool_indices_cases(t: &mut Table, rng: &mut rand::rngs::StdRng) {
     type Case = (&'static str, Vec<usize>, usize);
     // (name, input shape, input elements per output element, for the GB/s note)
@@ -714,7 +716,10 @@ fn pool_indices_cases(t: &mut Table, rng: &mut rand::rngs::StdRng) {
             t.add(
                 &format!("{name}, {n} thr"),
                 ours,
-                vec![("onnxruntime", ort.get(&format!("{name}@t{n}")).copied())],
+                vec![
+                    ("onnxruntime", ort.get(&format!("{name}@t{n}")).copied()),
+                    ("torch", ort.get(&format!("torch:{name}@t{n}")).copied()),
+                ],
                 format!("{:.1} GB/s (read + write)", bytes / ours / 1e9),
             );
         }

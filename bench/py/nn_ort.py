@@ -265,11 +265,49 @@ def pool_model(op, xshape, yshape, attrs, indices):
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
-def pools(threads):
-    import onnxruntime as ort
+# PyTorch's twin of each `pools` row (allocating its outputs, as ours): with
+# FT_TORCH_PYTHON naming an interpreter that has torch (not needed by CI), `pools` also
+# prints `torch:case@tTHREADS` rows, timed in that interpreter (`pools-torch`).
+TORCH_POOLS = {
+    "pool1d max+indices 3/2 64@4096 b8": lambda F, x: F.max_pool1d(x, 3, 2, 1, return_indices=True),
+    "pool2d max+indices 3/2 64@112 b1": lambda F, x: F.max_pool2d(x, 3, 2, 1, return_indices=True),
+    "pool2d max+indices 3/2 64@112 b8": lambda F, x: F.max_pool2d(x, 3, 2, 1, return_indices=True),
+    "pool3d max+indices 3/2 32@16x56 b2": lambda F, x: F.max_pool3d(x, 3, 2, 1, return_indices=True),
+    "adaptive max2d 512@14->7 b8": lambda F, x: F.adaptive_max_pool2d(x, 7, return_indices=True),
+    "adaptive max2d 512@7->1 b8": lambda F, x: F.adaptive_max_pool2d(x, 1, return_indices=True),
+    "adaptive max1d 64@4096->1024 b8": lambda F, x: F.adaptive_max_pool1d(x, 1024, return_indices=True),
+    "adaptive max3d 32@16x56->8x28 b2": lambda F, x: F.adaptive_max_pool3d(x, (8, 28, 28), return_indices=True),
+    "adaptive avg1d 64@4096->1024 b8": lambda F, x: F.adaptive_avg_pool1d(x, 1024),
+    "adaptive avg3d 32@16x56->8x28 b2": lambda F, x: F.adaptive_avg_pool3d(x, (8, 28, 28)),
+    "adaptive avg3d 32@16x56->1 b2": lambda F, x: F.adaptive_avg_pool3d(x, 1),
+}
 
+
+def pools_torch(threads):
+    import torch
+    import torch.nn.functional as F
+
+    for name, _, xshape, _, _, _ in POOL_CASES:
+        if not selected(name):
+            continue
+        x = torch.from_numpy(np.random.default_rng(1).standard_normal(xshape).astype(np.float32))
+        for t in threads:
+            torch.set_num_threads(t)
+            with torch.no_grad():
+                print(f"torch:{name}@t{t}\t{median_time(lambda: TORCH_POOLS[name](F, x), 1.0)}", flush=True)
+
+
+def pools(threads):
+    torch_python = os.environ.get("FT_TORCH_PYTHON")
+    if torch_python:
+        import subprocess
+
+        args = [torch_python, os.path.abspath(__file__), "pools-torch"] + [str(t) for t in threads]
+        print(subprocess.run(args, capture_output=True, text=True).stdout, end="", flush=True)
     if not have_ort():
         return
+    import onnxruntime as ort
+
     for name, op, xshape, yshape, attrs, indices in POOL_CASES:
         if not selected(name):
             continue
@@ -290,6 +328,8 @@ def pools(threads):
 if __name__ == "__main__":
     if sys.argv[1:2] == ["head"]:
         head([int(t) for t in sys.argv[2:]] or [1])
+    elif sys.argv[1:2] == ["pools-torch"]:
+        pools_torch([int(t) for t in sys.argv[2:]] or [1])
     elif sys.argv[1:2] == ["pools"]:
         pools([int(t) for t in sys.argv[2:]] or [1])
     else:

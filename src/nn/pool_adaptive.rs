@@ -83,8 +83,9 @@ fn adaptive<T: Float, S: Storage<Elem = T>, D: Dimension>(
     Ok(owned_dim(out, &[n, c, oh, ow]))
 }
 
-/// The mean of each of `planes` contiguous planes of `hw` elements.
-fn global_planes<T: Float>(x: &[T], planes: usize, hw: usize) -> Vec<T> {
+/// The mean of each of `planes` contiguous planes of `hw` elements (also the 1-D and
+/// 3-D global averages).
+pub(crate) fn global_planes<T: Float>(x: &[T], planes: usize, hw: usize) -> Vec<T> {
     if let Some(x32) = cast_slice::<T, f32>(x) {
         return cast_vec(global_f32(x32, planes, hw)).unwrap_or_else(|_| unreachable!("T is f32"));
     }

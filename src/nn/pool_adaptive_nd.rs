@@ -1,10 +1,13 @@
 //! Adaptive pooling over 1 and 3 spatial axes (average) and 1, 2 and 3 (maximum, with
 //! indices): PyTorch's bands (output `i` of `o` reads `⌊i·L/o⌋ .. ⌈(i+1)·L/o⌉`) reduced
-//! by the kernel of [`super::pool_rows`] (averages whose bands tile the input evenly by
-//! the window kernels). The 2-D average is [`super::adaptive_avg_pool2d`].
+//! by the kernel of [`super::pool_rows`] (bands that tile the input evenly: 1-D by
+//! [`super::pool_band1d`], the 3-D average by the window kernels; one band covering the
+//! whole plane by [`super::pool_global_arg`]). The 2-D average is [`super::adaptive_avg_pool2d`].
 
+use super::pool_adaptive::global_planes;
+use super::pool_band1d::{band_argmax, band_means};
 use super::pool_geom::PoolGeom;
-use super::pool_kernel::{Reduce, pool_planes};
+use super::pool_kernel::Reduce;
 use super::pool_nd::Taps;
 use super::pool_rows::{average, max_with_indices};
 use super::pool3d_kernel::pool3d_planes;
@@ -47,9 +50,16 @@ fn adaptive_avg<T: Float, S: Storage<Elem = T>, D: Dimension, const N: usize>(
     let (planes, taps, shape) = bands(op, x.shape(), out)?;
     let input: [usize; N] = std::array::from_fn(|a| x.shape()[2 + a]);
     let data = contiguous(x);
-    // Bands that tile the input evenly are windows (kernel = stride = L / O, no
-    // padding): the vectorised window kernels take them.
-    if (0..N).all(|a| out[a] > 0 && input[a].is_multiple_of(out[a])) {
+    // One band per plane: a flat sum per plane.
+    if out.iter().all(|&o| o == 1) {
+        return Ok(owned_dim(global_planes(&data, planes, input.iter().product()), &shape));
+    }
+    if N == 1 && out[0] > 0 && input[0].is_multiple_of(out[0]) {
+        return Ok(owned_dim(band_means(&data, input[0], input[0] / out[0]), &shape));
+    }
+    // 3-D bands that tile the input evenly are windows (kernel = stride = L / O, no
+    // padding): the vectorised 3-D window kernel takes them.
+    if N == 3 && (0..N).all(|a| out[a] > 0 && input[a].is_multiple_of(out[a])) {
         let k: [usize; N] = std::array::from_fn(|a| input[a] / out[a]);
         let g = PoolGeom::<N> {
             input,
@@ -63,12 +73,7 @@ fn adaptive_avg<T: Float, S: Storage<Elem = T>, D: Dimension, const N: usize>(
             count_include_pad: true,
             divisor: None,
         };
-        let y = if N == 3 {
-            pool3d_planes(&data, planes, &g.lift::<3>(), r)
-        } else {
-            pool_planes(&data, planes, &g.lift::<2>(), r)
-        };
-        return Ok(owned_dim(y, &shape));
+        return Ok(owned_dim(pool3d_planes(&data, planes, &g.lift::<3>(), r), &shape));
     }
     Ok(owned_dim(average(&data, planes, &taps, None), &shape))
 }
@@ -80,7 +85,12 @@ fn adaptive_max<T: Float, S: Storage<Elem = T>, D: Dimension, const N: usize>(
     out: [usize; N],
 ) -> Result<(Tensor<T, D>, Tensor<i64, D>)> {
     let (planes, taps, shape) = bands(op, x.shape(), out)?;
-    let (v, i) = max_with_indices(&contiguous(x), planes, &taps);
+    let l = x.shape()[2];
+    let (v, i) = if N == 1 && out[0] > 0 && l.is_multiple_of(out[0]) {
+        band_argmax(&contiguous(x), l, l / out[0])
+    } else {
+        max_with_indices(&contiguous(x), planes, &taps)
+    };
     Ok((owned_dim(v, &shape), owned_dim(i, &shape)))
 }
 

@@ -18,6 +18,7 @@
 //! `f16`/`bf16` go through `f32`.
 
 use super::conv_block::Level;
+use super::pool_global_arg::plane_argmax;
 use super::pool_nd::Taps;
 use super::simd::{Scalar, Simd};
 use super::util::{cast_slice, cast_vec, from_f32, par_tasks, to_f32};
@@ -42,6 +43,13 @@ const F32_EXACT: usize = 1 << 24;
 /// the input plane: the first maximum in window order; a NaN replaces the maximum, so
 /// the last NaN wins (PyTorch).
 pub(crate) fn max_with_indices<T: Float>(x: &[T], planes: usize, t: &Taps) -> (Vec<T>, Vec<i64>) {
+    // One window covering the whole plane (a global pool): a flat arg-max per plane.
+    if t.out() == [1, 1, 1]
+        && (0..3).all(|a| t.taps[a][0].len() == t.input[a])
+        && t.input[0] * t.input[1] * t.input[2] > 0
+    {
+        return plane_argmax(x, planes, t.input.iter().product(), Level::detect());
+    }
     if let Some(x32) = cast_slice::<T, f32>(x)
         && t.max_rows() < F32_EXACT
     {
@@ -242,16 +250,31 @@ unsafe fn slice<S: Simd>(a: SliceArgs<'_, S::E>) {
         let base = oh * ow_n;
         for (ow, cols) in a.t.taps[2].iter().enumerate() {
             if arg {
-                let (mut best, mut br, mut bc) = (ninf, usize::MAX, cols[0]);
-                for &c in cols {
-                    let (v, r) = (vals[c], tags.map_or(0, |t| ToPrimitive::to_usize(&t[c]).unwrap_or(0)));
-                    let take = if v.is_nan() {
-                        !best.is_nan() || r >= br
-                    } else {
-                        !best.is_nan() && (v > best || (v == best && r < br))
-                    };
-                    if take {
-                        (best, br, bc) = (v, r, c);
+                let (mut best, mut br, mut bc) = (vals[cols[0]], 0, cols[0]);
+                if let Some(tags) = tags {
+                    // Several rows: the column stage sees each column's winner, whose
+                    // comparisons branch well (measured: the branch-free form of this
+                    // rule was 1.3× slower on the 3×3/2 pool).
+                    br = ToPrimitive::to_usize(&tags[bc]).unwrap_or(0);
+                    for &c in &cols[1..] {
+                        let (v, r) = (vals[c], ToPrimitive::to_usize(&tags[c]).unwrap_or(0));
+                        let take = if v.is_nan() {
+                            !best.is_nan() || r >= br
+                        } else {
+                            !best.is_nan() && (v > best || (v == best && r < br))
+                        };
+                        if take {
+                            (best, br, bc) = (v, r, c);
+                        }
+                    }
+                } else {
+                    // One row: column order is window order; branch-free selects (on
+                    // random data the comparisons are coin flips).
+                    for &c in &cols[1..] {
+                        let v = vals[c];
+                        let take = (v > best) | v.is_nan();
+                        best = if take { v } else { best };
+                        bc = if take { c } else { bc };
                     }
                 }
                 a.out[base + ow].write(best);

@@ -86,6 +86,15 @@ pub(crate) unsafe trait Simd: Copy {
     /// # Safety
     /// The implementation's CPU features are available.
     unsafe fn sum_lanes(v: Self::V) -> Self::E;
+    /// The largest lane of a vector that holds no NaN.
+    /// # Safety
+    /// The implementation's CPU features are available.
+    unsafe fn max_lanes(v: Self::V) -> Self::E;
+    /// Bit `l` set where lane `l` of `a` equals lane `l` of `b` (an ordered compare:
+    /// NaN equals nothing, `-0.0` equals `0.0`).
+    /// # Safety
+    /// The implementation's CPU features are available.
+    unsafe fn eq_mask(a: Self::V, b: Self::V) -> u32;
 }
 
 /// One lane of plain Rust, of `f32` or `f64`.
@@ -170,6 +179,14 @@ unsafe impl<F: crate::element::Float> Simd for Scalar<F> {
     #[inline(always)]
     unsafe fn sum_lanes(v: F) -> F {
         v
+    }
+    #[inline(always)]
+    unsafe fn max_lanes(v: F) -> F {
+        v
+    }
+    #[inline(always)]
+    unsafe fn eq_mask(a: F, b: F) -> u32 {
+        u32::from(a == b)
     }
 }
 
@@ -304,6 +321,16 @@ mod x86 {
         unsafe fn sum_lanes(v: __m512) -> f32 {
             // SAFETY: AVX-512F is available (trait contract).
             unsafe { _mm512_reduce_add_ps(v) }
+        }
+        #[inline(always)]
+        unsafe fn max_lanes(v: __m512) -> f32 {
+            // SAFETY: AVX-512F is available (trait contract).
+            unsafe { _mm512_reduce_max_ps(v) }
+        }
+        #[inline(always)]
+        unsafe fn eq_mask(a: __m512, b: __m512) -> u32 {
+            // SAFETY: AVX-512F is available (trait contract).
+            unsafe { u32::from(_mm512_cmp_ps_mask::<_CMP_EQ_OQ>(a, b)) }
         }
     }
 
@@ -447,6 +474,20 @@ mod x86 {
                 _mm_cvtss_f32(_mm_add_ss(d, _mm_movehdup_ps(d)))
             }
         }
+        #[inline(always)]
+        unsafe fn max_lanes(v: __m256) -> f32 {
+            // SAFETY: AVX2 is available (trait contract). Halves' maxima down to one lane.
+            unsafe {
+                let q = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps::<1>(v));
+                let d = _mm_max_ps(q, _mm_movehl_ps(q, q));
+                _mm_cvtss_f32(_mm_max_ss(d, _mm_movehdup_ps(d)))
+            }
+        }
+        #[inline(always)]
+        unsafe fn eq_mask(a: __m256, b: __m256) -> u32 {
+            // SAFETY: AVX2 is available (trait contract).
+            unsafe { _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(a, b)) as u32 }
+        }
     }
 }
 
@@ -498,6 +539,16 @@ mod tests {
             assert!((0..n).all(|l| out[l] == 2.0 * src[l] + 0.5));
             let want: f32 = src[n..2 * n].iter().sum();
             assert_eq!(S::sum_lanes(S::load(src.as_ptr().add(n))), want);
+            assert_eq!(S::max_lanes(S::load(src.as_ptr().add(n))), (2 * n - 1) as f32);
+            let mut mixed = src[..n].to_vec();
+            mixed[n / 2] = 7.5;
+            let m = S::max_lanes(S::load(mixed.as_ptr()));
+            assert_eq!(m, mixed.iter().copied().fold(f32::MIN, f32::max));
+            let eq = S::eq_mask(S::load(mixed.as_ptr()), S::splat(7.5));
+            assert_eq!(eq, 1 << (n / 2));
+            let z = S::eq_mask(S::splat(-0.0), S::splat(0.0));
+            assert_eq!(z, ((1u64 << n) - 1) as u32);
+            assert_eq!(S::eq_mask(S::splat(f32::NAN), S::splat(f32::NAN)), 0);
         }
     }
 

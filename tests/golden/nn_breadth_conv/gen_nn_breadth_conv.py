@@ -233,6 +233,24 @@ for dt in ("float32", "float64"):
     avgpool(3, dt, [1, 2, 6, 9, 37], 3, 2, 1)
     avgpool(3, dt, [1, 2, 6, 9, 37], 3, 2, 1, include_pad=False)
 
+# Bands that tile 1-D rows (kernel 2, 3, 4, 8: whole vectors of phases plus a scalar
+# tail) and one band per plane (global arg-max: odd plane sizes, over 64 elements, all
+# NaN-free and with NaNs), still with ties. Appended so the draws above are unchanged.
+for dt in ("float32", "float64"):
+    adaptive("max", 1, dt, [2, 3, 4 * 37], [37], nan=4)
+    adaptive("max", 1, dt, [1, 3, 2 * 19], [19], nan=2)
+    adaptive("max", 1, dt, [2, 2, 8 * 21], [21], nan=3)
+    adaptive("max", 1, dt, [1, 2, 3 * 11], [11], nan=2)
+    adaptive("avg", 1, dt, [2, 3, 4 * 37], [37])
+    adaptive("avg", 1, dt, [1, 2, 8 * 19], [19])
+    adaptive("avg", 1, dt, [2, 2, 2 * 9], [9])
+    adaptive("max", 2, dt, [2, 5, 7, 7], [1, 1], nan=3)
+    adaptive("max", 2, dt, [1, 3, 13, 11], [1, 1])
+    adaptive("max", 1, dt, [2, 3, 65], [1], nan=2)
+    adaptive("max", 3, dt, [1, 2, 3, 5, 7], [1, 1, 1], nan=2)
+    adaptive("avg", 3, dt, [1, 2, 3, 5, 7], [1, 1, 1])
+    adaptive("avg", 1, dt, [2, 3, 37], [1])
+
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nn_breadth_conv.json")
 with open(path, "w") as f:
     json.dump({"torch": torch.__version__, "cases": cases}, f, separators=(",", ":"))
