@@ -85,6 +85,17 @@ impl Level {
         levels.map(Self::of).collect()
     }
 
+    /// The levels the kernels' tests run: every level this CPU runs, only the portable
+    /// one under Miri (which cannot run the vector intrinsics).
+    #[cfg(test)]
+    pub fn tested() -> Vec<Self> {
+        if cfg!(miri) {
+            vec![Level::Portable]
+        } else {
+            Self::all_available()
+        }
+    }
+
     /// The wide block shape (rows of images, long runs of positions).
     pub fn wide(self) -> Shape {
         match self {

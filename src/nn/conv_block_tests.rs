@@ -68,11 +68,7 @@ fn check(level: Level, shape: Shape, k: usize, with_bias: bool) {
 }
 
 fn levels() -> Vec<Level> {
-    if cfg!(miri) {
-        vec![Level::Portable]
-    } else {
-        Level::all_available()
-    }
+    Level::tested()
 }
 
 #[test]

@@ -12,11 +12,7 @@ use super::conv_direct_tests::{Case, data, geom, naive};
 use super::epilogue::{Activation, Epilogue};
 
 fn levels() -> Vec<Level> {
-    if cfg!(miri) {
-        vec![Level::Portable]
-    } else {
-        Level::all_available()
-    }
+    Level::tested()
 }
 
 /// Checks `n` images, `o` output channels, `groups` on `case` with the epilogue

@@ -66,11 +66,7 @@ pub(super) fn geom((cg, h, w, kh, kw, s, p, d): Case) -> Geom {
 }
 
 fn levels() -> Vec<Level> {
-    if cfg!(miri) {
-        vec![Level::Portable]
-    } else {
-        Level::all_available()
-    }
+    Level::tested()
 }
 
 /// Small pseudo-random values (exact in f32 products and short sums).

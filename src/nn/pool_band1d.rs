@@ -277,18 +277,7 @@ mod tests {
 
     #[test]
     fn bands_reduce_in_order_with_pytorchs_tie_and_nan_rule() {
-        #[cfg_attr(miri, allow(unused_mut))]
-        let mut levels = vec![Level::Portable];
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        {
-            use crate::cpu::{Isa, detected_isa};
-            if detected_isa() >= Isa::Avx2 {
-                levels.push(Level::Avx2);
-            }
-            if detected_isa() >= Isa::Avx512 {
-                levels.push(Level::Avx512);
-            }
-        }
+        let levels = Level::tested();
         let ks: &[usize] = if cfg!(miri) { &[1, 2, 3, 4] } else { &[1, 2, 3, 4, 5, 8] };
         for &k in ks {
             // Rows of 37 bands (vectors plus a scalar tail); ties, −∞, NaN.

@@ -261,18 +261,7 @@ mod tests {
 
     #[test]
     fn planes_give_the_first_maximum_and_the_last_nan() {
-        #[cfg_attr(miri, allow(unused_mut))]
-        let mut levels = vec![Level::Portable];
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        {
-            use crate::cpu::{Isa, detected_isa};
-            if detected_isa() >= Isa::Avx2 {
-                levels.push(Level::Avx2);
-            }
-            if detected_isa() >= Isa::Avx512 {
-                levels.push(Level::Avx512);
-            }
-        }
+        let levels = Level::tested();
         // Plane lengths around the vector and 64-element steps; ties (few values),
         // −∞ planes, −0.0 against 0.0, NaN early, late and twice.
         let lens: &[usize] = if cfg!(miri) {

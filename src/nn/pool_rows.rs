@@ -356,18 +356,7 @@ mod tests {
 
     #[test]
     fn rows_then_columns_equal_the_window_kernel() {
-        #[cfg_attr(miri, allow(unused_mut))]
-        let mut levels = vec![Level::Portable];
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        {
-            use crate::cpu::{Isa, detected_isa};
-            if detected_isa() >= Isa::Avx2 {
-                levels.push(Level::Avx2);
-            }
-            if detected_isa() >= Isa::Avx512 {
-                levels.push(Level::Avx512);
-            }
-        }
+        let levels = Level::tested();
         let planes = 2;
         for t in cases() {
             let n = planes * t.input.iter().product::<usize>();
