@@ -582,3 +582,117 @@ fn conv_then_max_pool_in_one_pass_f32() {
 fn conv_then_max_pool_in_one_pass_f64() {
     conv_max_pool_equals_composition::<f64>();
 }
+
+/// `Conv2d::forward_pair` equals the two `Conv2d::forward` calls, exactly (the same
+/// tiles): a ResNet shortcut pair (3×3 stride 2 beside 1×1 stride 2) at odd sizes and
+/// batch 3 on a strided input, two padded layers with an activation outside the stores,
+/// a Winograd-shaped layer with few positions beside a 1×1 stride-1 one (the pair falls
+/// back to two calls), an empty batch, on 1 and 2 threads; `f32` (one pass) and `f64`
+/// (two calls); the errors name the method and the shapes.
+fn forward_pair_equals_two_calls<T: Float>() {
+    // (input, (out, kernel, stride, padding, activation) of each layer)
+    type Layer = (usize, usize, usize, usize, Activation);
+    let cases: [([usize; 4], Layer, Layer); 4] = [
+        (
+            [3, 16, 15, 13],
+            (32, 3, 2, 1, Activation::Relu),
+            (48, 1, 2, 0, Activation::Identity),
+        ),
+        (
+            [2, 5, 11, 12],
+            (16, 3, 2, 1, Activation::Tanh),
+            (20, 5, 2, 2, Activation::Silu),
+        ),
+        (
+            [1, 16, 7, 9],
+            (16, 3, 1, 1, Activation::Relu),
+            (24, 1, 1, 0, Activation::Relu),
+        ),
+        (
+            [0, 8, 9, 9],
+            (16, 3, 2, 1, Activation::Relu),
+            (16, 1, 2, 0, Activation::Identity),
+        ),
+    ];
+    for (ci, (shape, la, lb)) in cases.into_iter().enumerate() {
+        let seed = 900 + 10 * ci as u64;
+        let layer = |(o, k, s, p, act): Layer, seed: u64| {
+            let weight = randn::<T>(&[o, shape[1], k, k], seed).mapv(|v| v * T::from_f64(0.2));
+            let bias = randn::<T>(&[o], seed + 1);
+            let args = Conv2dArgs {
+                stride: [s, s],
+                padding: [p, p],
+                ..Default::default()
+            };
+            Conv2d::new(&weight, Some(&bias), args)
+                .unwrap()
+                .with_activation(act)
+        };
+        let (a, b) = (layer(la, seed), layer(lb, seed + 2));
+        let tall = strided::<T>(shape, seed + 4);
+        let x = tall.slice(s![.., .., ..;2, ..;-1]);
+        for threads in [1, 2] {
+            let ((ya, yb), (wa, wb)) = ferrotensor::with_num_threads(threads, || {
+                let got = a.forward_pair(&b, &x).unwrap();
+                (got, (a.forward(&x).unwrap(), b.forward(&x).unwrap()))
+            });
+            for (what, got, want) in [("first", ya, wa), ("second", yb, wb)] {
+                assert_eq!(got.shape(), want.shape(), "case {ci}, {what}");
+                assert!(
+                    got.to_vec() == want.to_vec(),
+                    "case {ci}, {threads} threads: the {what} layer differs from its own call"
+                );
+            }
+        }
+        if ci == 0 {
+            // The paired outputs are the functional composition's (a check of the
+            // reference calls themselves).
+            let want =
+                nn::relu(&nn::conv2d(&x, a.weight(), Some(a.bias().unwrap()), a.args()).unwrap());
+            let got = a.forward_pair(&b, &x).unwrap().0;
+            assert_close(&got, &want, 1e-4, "pair vs conv2d");
+        }
+    }
+    let a = Conv2d::new(
+        &Tensor::<T, _>::ones([16, 4, 3, 3]),
+        None,
+        Default::default(),
+    )
+    .unwrap();
+    let b = Conv2d::new(
+        &Tensor::<T, _>::ones([16, 3, 1, 1]),
+        None,
+        Default::default(),
+    )
+    .unwrap();
+    let e = a
+        .forward_pair(&b, &Tensor::<T, _>::ones([1, 4, 6, 6]))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("Conv2d::forward_pair")
+            && e.contains("(1, 4, 6, 6)")
+            && e.contains("(16, 3, 1, 1)"),
+        "{e}"
+    );
+    let e = b
+        .forward_pair(&a, &Tensor::<T, _>::ones([4, 6, 6]))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("Conv2d::forward_pair") && e.contains("(4, 6, 6)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn conv_pair_in_one_pass_f32() {
+    forward_pair_equals_two_calls::<f32>();
+}
+
+#[test]
+fn conv_pair_in_one_pass_f64() {
+    forward_pair_equals_two_calls::<f64>();
+}

@@ -9,7 +9,8 @@
 //! weights are random (from `--seed`), without `--input` the batch is random
 //! (`--batch`, `--size`), so it runs on a fresh clone with no files. `--threads N`
 //! sets the thread count; `--repeat R` times R forward passes after a warm-up and prints
-//! `median_ms: X`; `--profile` (with `--repeat`) also prints each layer's median time.
+//! `median_ms: X`; `--profile` (with `--repeat`) also prints each layer's fastest, median
+//! and slowest time.
 //!
 //! Exporting real weights (Python, with torch and torchvision):
 //! ```text
@@ -37,7 +38,7 @@ const HELP: &str = "usage: resnet [--weights W.safetensors|W.npz] [--input X.npy
   --output   write the logits (N, 1000) as .npy
   --threads  threads for the forward pass (default: all)
   --repeat   time R forward passes after a warm-up and print `median_ms: X`
-  --profile  with --repeat: also print each layer's median time (`layer_ms: NAME X`)
+  --profile  with --repeat: also print each layer's time (`layer_ms: NAME MIN MEDIAN MAX`)
   --seed     seed of the random weights and input (default 0)
   --batch    batch size of the random input (default 1)
   --size     height and width of the random input (default 224)";
@@ -91,7 +92,7 @@ fn load(path: &str) -> ferrotensor::Result<BTreeMap<String, DynTensor>> {
     }
 }
 
-/// Prints the median time of each layer over `repeat` timed passes.
+/// Prints the fastest, median and slowest time of each layer over `repeat` timed passes.
 fn profile(net: &ResNet<f32>, x: &Tensor<f32, IxDyn>, repeat: usize) -> ferrotensor::Result<()> {
     let mut laps: Vec<Vec<(String, f64)>> = Vec::new();
     for _ in 0..repeat {
@@ -102,7 +103,8 @@ fn profile(net: &ResNet<f32>, x: &Tensor<f32, IxDyn>, repeat: usize) -> ferroten
     for (i, (name, _)) in laps[0].iter().enumerate() {
         let mut v: Vec<f64> = laps.iter().map(|l| l[i].1 * 1e3).collect();
         v.sort_by(f64::total_cmp);
-        println!("layer_ms: {name} {:.3}", v[v.len() / 2]);
+        let (lo, med, hi) = (v[0], v[v.len() / 2], v[v.len() - 1]);
+        println!("layer_ms: {name} {lo:.3} {med:.3} {hi:.3}");
     }
     Ok(())
 }

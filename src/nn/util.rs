@@ -56,13 +56,15 @@ pub(crate) fn from_f32<T: Float>(s: &[f32]) -> Vec<T> {
 /// Runs `f(state, i)` for `i in 0..n`, split over at most
 /// [`crate::threads::num_threads`] threads; `init` makes one scratch state per thread.
 ///
-/// The calling thread takes part: the other threads are started as rayon spawns and
-/// every thread takes the next task from a shared counter. Handing the whole loop to
-/// rayon's pool instead (`into_par_iter` from a thread outside the pool) puts the
-/// caller to sleep while the pool threads are woken, and wakes it again at the end:
-/// two sleeps and wake-ups per call, which at batch 1 (tens of calls per network, each
-/// a fraction of a millisecond) cost as much as the second core gains. Tasks are taken
-/// one at a time, so a thread that starts late simply takes fewer.
+/// The calling thread takes part: the other threads are asked for as rayon spawns and
+/// every thread takes the next task from a shared counter, so a thread that starts late
+/// (a sleeping pool thread takes tens of microseconds to wake, far longer when another
+/// process holds its core) simply takes fewer. When the counter is exhausted the caller
+/// waits only for helpers that are running a task; a helper that has not started by
+/// then finds the loop closed and returns without running anything, so a late helper
+/// never delays the caller (a rayon scope would wait for it to start, and at batch 1 a
+/// network makes tens of such loops, each a fraction of a millisecond). A panic in a
+/// task is raised on the caller after every running helper has left the loop.
 pub(crate) fn par_tasks<I>(n: usize, init: impl Fn() -> I + Sync, f: impl Fn(&mut I, usize) + Sync) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let threads = crate::threads::num_threads().min(n);
@@ -72,8 +74,6 @@ pub(crate) fn par_tasks<I>(n: usize, init: impl Fn() -> I + Sync, f: impl Fn(&mu
         return;
     }
     let next = AtomicUsize::new(0);
-    // Helpers still running (spawned and not yet out of their loop).
-    let running = AtomicUsize::new(threads - 1);
     let work = || {
         let mut st = None;
         loop {
@@ -84,29 +84,108 @@ pub(crate) fn par_tasks<I>(n: usize, init: impl Fn() -> I + Sync, f: impl Fn(&mu
             f(st.get_or_insert_with(&init), i);
         }
     };
-    rayon::in_place_scope(|s| {
+    let gate = std::sync::Arc::new(Gate::new(&work));
+    // Closes the gate (waiting for running helpers) also when the caller's own tasks
+    // panic: the helpers borrow `work` from this frame.
+    struct CloseOnDrop<'a>(&'a Gate);
+    impl Drop for CloseOnDrop<'_> {
+        fn drop(&mut self) {
+            self.0.close();
+        }
+    }
+    {
+        let _close = CloseOnDrop(&gate);
         for _ in 1..threads {
-            s.spawn(|_| {
-                work();
-                running.fetch_sub(1, Ordering::Release);
-            });
+            let gate = std::sync::Arc::clone(&gate);
+            rayon::spawn(move || gate.run());
         }
         work();
-        // The caller, out of tasks, waits for the helpers' last tasks by spinning for a
-        // short while before the scope puts it to sleep: a sleep ends with a wake-up
-        // that costs tens of microseconds, a sizeable part of a layer at batch 1.
-        let t0 = std::time::Instant::now();
-        while running.load(Ordering::Acquire) != 0 && t0.elapsed() < SPIN_LIMIT {
-            for _ in 0..64 {
-                std::hint::spin_loop();
-            }
-        }
-    });
+    }
+    if let Some(p) = gate.panic.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        std::panic::resume_unwind(p);
+    }
 }
 
-/// How long [`par_tasks`]'s caller spins for the helpers' last tasks: a few wake-up
-/// latencies of a sleeping thread (an operating-system cost, the same on every CPU).
-const SPIN_LIMIT: std::time::Duration = std::time::Duration::from_micros(100);
+/// The entry of [`par_tasks`]' helpers: the loop's work (borrowed from the caller's
+/// frame, lifetime erased) and a state word, [`Gate::CLOSED`] plus the number of
+/// helpers inside. A helper enters only while the gate is open; the caller closes it
+/// once no helper is inside, after which nothing reads `work` again.
+struct Gate {
+    work: *const (dyn Fn() + Sync + 'static),
+    state: std::sync::atomic::AtomicUsize,
+    panic: std::sync::Mutex<Option<Box<dyn std::any::Any + Send>>>,
+}
+
+// SAFETY: `work` points to a `Sync` closure and is only called by helpers that entered
+// the gate while it was open; the caller keeps the closure alive until the gate is
+// closed with no helper inside (`close`). The other fields are `Send + Sync`.
+unsafe impl Send for Gate {}
+// SAFETY: as above.
+unsafe impl Sync for Gate {}
+
+impl Gate {
+    const CLOSED: usize = 1 << (usize::BITS - 1);
+
+    fn new<'a>(work: &'a (dyn Fn() + Sync + 'a)) -> Self {
+        let p: *const (dyn Fn() + Sync + 'a) = work;
+        // SAFETY: only the lifetime bound changes (same fat-pointer layout); the pointer
+        // is dereferenced only while the gate is open, which `par_tasks` ends (by
+        // `close`, also on unwinding) before `work` goes out of scope.
+        let work =
+            unsafe { std::mem::transmute::<*const (dyn Fn() + Sync + 'a), *const (dyn Fn() + Sync + 'static)>(p) };
+        Gate {
+            work,
+            state: std::sync::atomic::AtomicUsize::new(0),
+            panic: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// A helper: runs the loop if the gate is still open, and records a panic.
+    fn run(&self) {
+        use std::sync::atomic::Ordering;
+        let mut s = self.state.load(Ordering::Relaxed);
+        loop {
+            if s & Self::CLOSED != 0 {
+                return;
+            }
+            match self
+                .state
+                .compare_exchange_weak(s, s + 1, Ordering::Acquire, Ordering::Relaxed)
+            {
+                Ok(_) => break,
+                Err(now) => s = now,
+            }
+        }
+        // SAFETY: the gate was open when this helper entered, so the caller has not
+        // finished `close` and keeps `work` alive until this helper leaves (below).
+        let work = unsafe { &*self.work };
+        if let Err(p) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+            *self.panic.lock().unwrap_or_else(|e| e.into_inner()) = Some(p);
+        }
+        self.state.fetch_sub(1, Ordering::Release);
+    }
+
+    /// Waits until no helper is inside, then closes the gate to later ones. Helpers
+    /// inside are running tasks (they leave when the counter is exhausted), so the
+    /// wait is at most their last task: spin briefly, then yield the core (the helper
+    /// may be waiting for it).
+    fn close(&self) {
+        use std::sync::atomic::Ordering;
+        let mut spins = 0u32;
+        while self
+            .state
+            .compare_exchange_weak(0, Self::CLOSED, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            if spins < 1 << 10 {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+}
 
 /// `Err` unless every listed value is nonzero.
 pub(crate) fn check_nonzero(op: &'static str, what: &str, values: &[usize]) -> Result<()> {
@@ -290,5 +369,56 @@ mod tests {
         // One scratch state per thread that took a task, never one per task.
         let s = states.load(Ordering::Relaxed);
         assert!((1..=2).contains(&s), "{s} states for two threads");
+    }
+
+    /// The same in a two-thread pool of its own (so that a helper exists also where the
+    /// global pool has one thread, as under Miri), from a pool thread.
+    #[test]
+    fn par_tasks_in_a_two_thread_pool() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("pool");
+        let n = if cfg!(miri) { 12 } else { 500 };
+        let hits: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
+        for _ in 0..if cfg!(miri) { 2 } else { 50 } {
+            pool.install(|| par_tasks(n, || (), |_, i| _ = hits[i].fetch_add(1, Ordering::Relaxed)));
+        }
+        let want = if cfg!(miri) { 2 } else { 50 };
+        assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == want));
+    }
+
+    /// A panic in any task reaches the caller (after the loop is closed), with its message.
+    #[test]
+    fn par_tasks_raises_a_task_panic_on_the_caller() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("pool");
+        for bad in [0, 7] {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                pool.install(|| {
+                    par_tasks(
+                        8,
+                        || (),
+                        |_, i| {
+                            assert!(i != bad, "task {i} failed");
+                        },
+                    )
+                })
+            }));
+            let msg = r.expect_err("the panic propagates");
+            let text = msg.downcast_ref::<String>().map(String::as_str).unwrap_or("");
+            assert_eq!(text, format!("task {bad} failed"));
+        }
+    }
+
+    /// A helper that arrives after the caller closed the loop runs nothing (it would
+    /// read the caller's finished frame); one that arrives before runs the work.
+    #[test]
+    fn gate_runs_work_only_while_open() {
+        let ran = AtomicUsize::new(0);
+        let work = || _ = ran.fetch_add(1, Ordering::Relaxed);
+        let gate = super::Gate::new(&work);
+        gate.run();
+        assert_eq!(ran.load(Ordering::Relaxed), 1);
+        gate.close();
+        gate.run();
+        assert_eq!(ran.load(Ordering::Relaxed), 1);
+        assert_eq!(gate.state.load(Ordering::Relaxed), super::Gate::CLOSED);
     }
 }

@@ -159,6 +159,23 @@ struct Plan {
     cs: usize,
     /// Panels per chunk of output channels.
     chunk_panels: usize,
+    /// The parallel work items are (block, chunk) pairs rather than blocks.
+    chunk_tasks: bool,
+}
+
+/// Work items per thread below which a call splits its blocks into chunks of output
+/// channels: enough that the counter rebalances a thread that stalls for a task's time
+/// (a shape rule: no CPU constant). `FERROTENSOR_WINOGRAD_TASKS=N` (read once) sets it,
+/// to measure the rule (2 was the rule before).
+fn tasks_per_thread() -> usize {
+    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *N.get_or_init(|| {
+        std::env::var("FERROTENSOR_WINOGRAD_TASKS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|&n| n > 0)
+            .unwrap_or(4)
+    })
 }
 
 impl Plan {
@@ -184,11 +201,17 @@ impl Plan {
         let mut chunk_panels = (M_BYTES / (xin * vs * MR * size_of::<f32>()))
             .max(1)
             .next_multiple_of(group);
-        if threads > 1 && blocks < 2 * threads {
-            // The chunks are the parallel tasks: about four per thread where possible
-            // (with two, chunks rounded to whole narrow groups leave one thread up to a
-            // quarter more work: 18 + 18 against 18 + 10 panels for 512 channels).
-            let per = panels.div_ceil(4 * threads).next_multiple_of(group);
+        // With fewer than TASKS_PER_THREAD blocks per thread, a thread that stalls or
+        // starts late leaves the others a whole block to wait for (and 13 vectors of
+        // tiles in 4 blocks give one thread 7 against 6): the (block, chunk) pairs are
+        // the work items then, at least TASKS_PER_THREAD per thread where the channels
+        // allow (chunks rounded to whole narrow groups: with two, 512 channels would
+        // split 18 + 10 panels).
+        let chunk_tasks = threads > 1 && blocks < tasks_per_thread() * threads;
+        if chunk_tasks {
+            let per = panels
+                .div_ceil((tasks_per_thread() * threads).div_ceil(blocks))
+                .next_multiple_of(group);
             chunk_panels = chunk_panels.min(per);
         }
         Plan {
@@ -201,6 +224,7 @@ impl Plan {
             vs,
             cs: xin * vs + 16,
             chunk_panels: chunk_panels.min(panels.next_multiple_of(group)),
+            chunk_tasks,
         }
     }
 
@@ -316,7 +340,7 @@ pub(crate) fn conv2d_winograd_with(
     };
     let blocks = plan.blocks;
     let tiles = |b: usize| plan.tiles(b);
-    if threads == 1 || blocks >= 2 * threads {
+    if threads == 1 || !plan.chunk_tasks {
         par_tasks(
             blocks,
             || Scratch::new(v_len, m_len),
@@ -330,19 +354,35 @@ pub(crate) fn conv2d_winograd_with(
             },
         );
     } else {
-        // Tasks in block order; a thread transforms a block on its first chunk of it.
+        // (block, chunk) work items. Each of the `threads` walkers starts at its own
+        // share of the blocks and goes on cyclically, taking the next chunk of the block
+        // it is on from that block's counter: a thread transforms a block's input on its
+        // first chunk of it, so a block is transformed twice only where two walkers meet
+        // (a shared counter in block order would hand the chunks of every block to both
+        // threads), and a thread that starts late or stalls leaves its chunks to the
+        // others.
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let taken: Vec<AtomicUsize> = (0..blocks).map(|_| AtomicUsize::new(0)).collect();
         par_tasks(
-            blocks * chunks,
+            threads,
             || Scratch::new(v_len, m_len),
-            |s, t| {
-                let (b, ci) = (t / chunks, t % chunks);
-                let (t0, t1) = tiles(b);
-                if s.block != Some(b) {
-                    runs(t0, t1, plan.th, plan.tw, &mut s.runs);
-                    ctx.transform_in(&s.runs, 0..c, &mut s.v[..v_len]);
-                    s.block = Some(b);
+            |s, k| {
+                for j in 0..blocks {
+                    let b = (k * blocks / threads + j) % blocks;
+                    let (t0, t1) = tiles(b);
+                    loop {
+                        let ci = taken[b].fetch_add(1, Ordering::Relaxed);
+                        if ci >= chunks {
+                            break;
+                        }
+                        if s.block != Some(b) {
+                            runs(t0, t1, plan.th, plan.tw, &mut s.runs);
+                            ctx.transform_in(&s.runs, 0..c, &mut s.v[..v_len]);
+                            s.block = Some(b);
+                        }
+                        ctx.chunk(&s.runs, t1 - t0, ci, &s.v[..v_len], &mut s.m[..m_len]);
+                    }
                 }
-                ctx.chunk(&s.runs, t1 - t0, ci, &s.v[..v_len], &mut s.m[..m_len]);
             },
         );
     }

@@ -256,9 +256,10 @@ def bench(example, repeat):
 
 
 def ort_layer_ms(sess, x, repeat, layer_of):
-    """Median time of each layer in ONNX Runtime's profile over `repeat` runs (after a
-    warm-up): its nodes (named after a tensor they compute, plus a layout suffix) mapped
-    to layers by `layer_of` (from `build_model`); layout reorders count as `reorder`."""
+    """(fastest, median, slowest) time of each layer in ONNX Runtime's profile over
+    `repeat` runs (after a warm-up): its nodes (named after a tensor they compute, plus a
+    layout suffix) mapped to layers by `layer_of` (from `build_model`); layout reorders
+    count as `reorder`. A layer's time in one run is the sum of its nodes' in that run."""
     import json
     sess.run(["logits"], {"input": x})
     for _ in range(repeat):
@@ -274,15 +275,28 @@ def ort_layer_ms(sess, x, repeat, layer_of):
             layer = layer_of.get(node.removesuffix("_nchwc"), "fc" if node == "fc" else "reorder")
             runs.setdefault(node, (layer, []))[1].append(e["dur"] / 1e3)
     per = {}
-    # The first run of each node is the warm-up.
+    # The first run of each node is the warm-up; nodes run once per pass.
     for layer, v in runs.values():
-        per[layer] = per.get(layer, 0.0) + float(np.median(v[1:] if len(v) > 1 else v))
-    return per
+        v = np.array(v[1:] if len(v) > 1 else v)
+        if layer in per and len(per[layer]) == len(v):
+            per[layer] = per[layer] + v
+        else:
+            per[layer] = v if layer not in per else np.concatenate([per[layer], v])
+    return {k: (float(v.min()), float(np.median(v)), float(v.max())) for k, v in per.items()}
+
+
+def is_float(s):
+    try:
+        float(s)
+        return True
+    except ValueError:
+        return False
 
 
 def profile(example, batch, threads, repeat):
-    """Per-layer times: the example's `--profile` lines against ONNX Runtime's profile
-    (its Conv nodes carry the fused batch norm, ReLU and residual add, as ours do)."""
+    """Per-layer times, fastest / median / slowest of `repeat` passes: the example's
+    `--profile` lines against ONNX Runtime's profile (its Conv nodes carry the fused
+    batch norm, ReLU and residual add, as ours do)."""
     w = random_weights(0)
     x = random_input(1, batch)
     with tempfile.TemporaryDirectory() as d:
@@ -295,26 +309,32 @@ def profile(example, batch, threads, repeat):
         out = subprocess.run([example, "--weights", wpath, "--input", xpath, "--threads", str(threads),
                               "--repeat", str(repeat), "--profile"], check=True, capture_output=True,
                              text=True).stdout
-    print(f"batch {batch}, {threads} thread(s), median of {repeat}")
-    print("| layer | ferrotensor ms | ONNX Runtime ms | ratio |")
-    print("|---|---|---|---|")
-    tot = [0.0, 0.0]
+    print(f"batch {batch}, {threads} thread(s), {repeat} passes: min / median / max ms")
+    print("| layer | ferrotensor ms | ONNX Runtime ms | ratio of medians | ours max / min | ORT max / min |")
+    print("|---|---|---|---|---|---|")
+    tot = np.zeros((2, 3))
     for line in out.splitlines():
         if not line.startswith("layer_ms:"):
             continue
         parts = line.split()
-        name, ms = parts[1], float(parts[-1])
-        label = " ".join(parts[1:-1])
-        keys = name.split("+")
-        o = sum(ort.get(k, 0.0) for k in keys)
-        tot[0] += ms
-        tot[1] += o
-        print(f"| {label} | {ms:.3f} | {o:.3f} | {ms / o if o else float('nan'):.2f} |")
-    print(f"| sum | {tot[0]:.3f} | {tot[1]:.3f} | {tot[0] / tot[1]:.2f} |")
+        # `NAME … MIN MEDIAN MAX` (an older example printed the median alone).
+        k = 3 if len(parts) > 4 and all(is_float(v) for v in parts[-3:]) else 1
+        vals = [float(v) for v in parts[-k:]]
+        name, ms = parts[1], np.array(vals if k == 3 else vals * 3)
+        label = " ".join(parts[1:-k])
+        o = np.zeros(3)
+        for k in name.split("+"):
+            o += np.array(ort.get(k, (0.0, 0.0, 0.0)))
+        tot += [ms, o]
+        fmt = lambda t: " / ".join(f"{v:.3f}" for v in t)  # noqa: E731
+        spread = lambda t: f"{t[2] / t[0]:.2f}" if t[0] else "nan"  # noqa: E731
+        ratio = ms[1] / o[1] if o[1] else float("nan")
+        print(f"| {label} | {fmt(ms)} | {fmt(o)} | {ratio:.2f} | {spread(ms)} | {spread(o)} |")
+    print(f"| sum | {tot[0][1]:.3f} | {tot[1][1]:.3f} | {tot[0][1] / tot[1][1]:.2f} | | |")
     ours = {k for l in out.splitlines() if l.startswith("layer_ms:") for k in l.split()[1].split("+")}
     missing = sorted(set(ort) - ours)
     if missing:
-        print("ONNX Runtime nodes not matched: " + ", ".join(f"{k} {ort[k]:.3f}" for k in missing))
+        print("ONNX Runtime nodes not matched: " + ", ".join(f"{k} {ort[k][1]:.3f}" for k in missing))
 
 
 def main():
