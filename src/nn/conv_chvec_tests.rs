@@ -266,3 +266,53 @@ fn conv_then_max_pool_in_one_pass_equals_the_composition() {
         true,
     );
 }
+
+/// Two layers on one input in one parallel loop (`conv2d_chvec_pair`) equal the two
+/// calls bit for bit, on every level and thread count: a ResNet shortcut pair (3×3/2
+/// padded, 1×1/2 read in place) with a residual and ReLU on the first and a
+/// non-store activation on the second, and an empty batch.
+#[test]
+fn pair_equals_two_calls() {
+    use super::conv_chvec::{Layer, conv2d_chvec_pair};
+    for n in [2, 0] {
+        let (ga, gb) = (
+            geom((5, 9, 11, 3, 3, [2, 2], [1, 1], [1, 1])),
+            geom((5, 9, 11, 1, 1, [2, 2], [0, 0], [1, 1])),
+        );
+        let (oa, ob) = (20, 16);
+        let x = data(n * 5 * 9 * 11, 1);
+        let (wa, wb) = (data(oa * ga.k(), 2), data(ob * gb.k(), 3));
+        let (ba, bb) = (data(oa, 4), data(ob, 5));
+        let res = data(n * oa * ga.positions(), 6);
+        let (ca, cb) = (
+            ChvecWeights::new(&wa, Some(&ba), oa, 1, ga.k()),
+            ChvecWeights::new(&wb, Some(&bb), ob, 1, gb.k()),
+        );
+        let la = Layer {
+            w: &ca,
+            g: ga,
+            epi: Epilogue {
+                residual: Some(&res),
+                act: Activation::Relu,
+            },
+        };
+        let lb = Layer {
+            w: &cb,
+            g: gb,
+            epi: Epilogue {
+                residual: None,
+                act: Activation::Tanh,
+            },
+        };
+        for level in levels() {
+            for &threads in if cfg!(miri) { &[2][..] } else { &[1, 2] } {
+                let (ya, yb) = crate::with_num_threads(threads, || conv2d_chvec_pair(&x, n, level, &la, &lb));
+                let want_a = conv2d_chvec(&x, &ca, n, &ga, level, &la.epi);
+                let want_b = conv2d_chvec(&x, &cb, n, &gb, level, &lb.epi);
+                assert_eq!(ya.len(), n * oa * ga.positions());
+                assert!(ya == want_a, "{level:?} threads {threads} n {n}: first layer differs");
+                assert!(yb == want_b, "{level:?} threads {threads} n {n}: second layer differs");
+            }
+        }
+    }
+}
