@@ -244,9 +244,7 @@ impl Spread {
 
 #[cfg(test)]
 mod tests {
-    use super::super::SendPtr;
-    use super::super::operand::ReadPtr;
-    use super::super::transposed_zip::Geometry;
+    use super::super::transposed_zip::tests::check_padded;
     use super::*;
 
     /// Tiles cover every whole block exactly once, for both orders and tiles that do
@@ -296,54 +294,25 @@ mod tests {
         }
         fn one<T: crate::element::Num + std::fmt::Debug>() {
             let s = 64 / size_of::<T>();
-            for (r, c) in [(200, 136), (131, 257), (64, 1040), (17, 33)] {
-                let (lda, ldb) = (c + 3, r + 5);
-                let a: Vec<T> = (0..r * lda).map(|i| T::from_usize(i % 1009)).collect();
-                let b: Vec<T> = (0..c * ldb).map(|i| T::from_usize((i * 7) % 1013)).collect();
-                for (th, tw, rows_first, prefetch_next, prefetch_other) in [
-                    (2 * s, 4 * s, true, true, true),
-                    (3 * s, 2 * s, false, true, false),
-                    (s, s, true, false, true),
-                    (1024, 1024, false, false, false),
-                ] {
-                    let t = ScratchTiling {
-                        rows: th,
-                        cols: tw,
-                        rows_first,
-                        prefetch_next,
-                        prefetch_other,
-                    };
-                    for stream in [false, true] {
-                        let g = Geometry {
-                            rows: r,
-                            cols: c,
-                            lda: lda as isize,
-                            ldb: ldb as isize,
-                            stream,
-                        };
-                        let mut out = crate::memory::alloc::uninit_vec::<T>(r * c);
-                        // SAFETY: `a` holds `r` rows `lda` apart of `c` elements, `b` `c`
-                        // rows `ldb` apart of `r`; the output `r·c`; AVX-512 checked.
-                        unsafe {
-                            run(
-                                SendPtr(out.as_mut_ptr()),
-                                ReadPtr(a.as_ptr()),
-                                ReadPtr(b.as_ptr()),
-                                g,
-                                t,
-                                &|x: T, y: T| x.wsub(y),
-                            )
-                        };
-                        // SAFETY: `run` wrote every element.
-                        let got = unsafe { crate::memory::alloc::assume_init_vec(out) };
-                        for i in 0..r {
-                            for j in 0..c {
-                                let want = a[i * lda + j].wsub(b[i + j * ldb]);
-                                assert_eq!(got[i * c + j], want, "{r}x{c} {t:?} stream {stream} at ({i}, {j})");
-                            }
-                        }
-                    }
-                }
+            for (th, tw, rows_first, prefetch_next, prefetch_other) in [
+                (2 * s, 4 * s, true, true, true),
+                (3 * s, 2 * s, false, true, false),
+                (s, s, true, false, true),
+                (1024, 1024, false, false, false),
+            ] {
+                let t = ScratchTiling {
+                    rows: th,
+                    cols: tw,
+                    rows_first,
+                    prefetch_next,
+                    prefetch_other,
+                };
+                let shapes = [(200, 136), (131, 257), (64, 1040), (17, 33)];
+                check_padded::<T>(&shapes, &format!("{t:?}"), |g, out, a, b| {
+                    // SAFETY: the geometry's operands and output (`check_padded`); AVX-512
+                    // checked above.
+                    unsafe { run(out, a, b, g, t, &|x: T, y: T| x.wsub(y)) }
+                });
             }
         }
         one::<f32>();

@@ -332,7 +332,7 @@ pub(super) unsafe fn store_line<O>(dst: *mut MaybeUninit<O>, src: &[MaybeUninit<
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use crate::prelude::*;
 
     /// `a + b.t()` and `a.t() - b` against the element-by-element definition, for
@@ -408,54 +408,65 @@ mod tests {
     #[test]
     #[cfg_attr(miri, ignore = "the AVX-512 kernel never runs under Miri")]
     fn band_walks_match_the_definition() {
-        use super::super::SendPtr;
-        use super::super::operand::ReadPtr;
-        use super::{Geometry, avx512, run};
+        use super::{avx512, run};
         if !avx512() {
             return;
         }
         fn one<T: crate::element::Num + std::fmt::Debug>() {
-            for (r, c) in [(200, 136), (131, 257), (64, 1040)] {
-                let (lda, ldb) = (c + 3, r + 5);
-                let a: Vec<T> = (0..r * lda).map(|i| T::from_usize(i % 1009)).collect();
-                let b: Vec<T> = (0..c * ldb).map(|i| T::from_usize((i * 7) % 1013)).collect();
-                for t in super::super::band_walk::test_tilings() {
-                    for stream in [false, true] {
-                        let g = Geometry {
-                            rows: r,
-                            cols: c,
-                            lda: lda as isize,
-                            ldb: ldb as isize,
-                            stream,
-                        };
-                        let mut out = crate::memory::alloc::uninit_vec::<T>(r * c);
-                        // SAFETY: `a` holds `r` rows `lda` apart of `c` elements, `b` `c`
-                        // rows `ldb` apart of `r`; the output `r·c`; AVX-512 checked.
-                        unsafe {
-                            run(
-                                SendPtr(out.as_mut_ptr()),
-                                ReadPtr(a.as_ptr()),
-                                ReadPtr(b.as_ptr()),
-                                g,
-                                Some(t),
-                                &|x: T, y: T| x.wsub(y),
-                            )
-                        };
-                        // SAFETY: `run` wrote every element.
-                        let got = unsafe { crate::memory::alloc::assume_init_vec(out) };
-                        for i in 0..r {
-                            for j in 0..c {
-                                let want = a[i * lda + j].wsub(b[i + j * ldb]);
-                                assert_eq!(got[i * c + j], want, "{r}x{c} {t:?} stream {stream} at ({i}, {j})");
-                            }
-                        }
-                    }
-                }
+            for t in super::super::band_walk::test_tilings() {
+                check_padded::<T>(
+                    &[(200, 136), (131, 257), (64, 1040)],
+                    &format!("{t:?}"),
+                    |g, out, a, b| {
+                        // SAFETY: the geometry's operands and output (`check_padded`); AVX-512
+                        // checked above.
+                        unsafe { run(out, a, b, g, Some(t), &|x: T, y: T| x.wsub(y)) }
+                    },
+                );
             }
         }
         one::<f32>();
         one::<f64>();
         one::<i32>();
+    }
+
+    /// Runs `kernel` (a transposed binary kernel computing `a - b.t()`) on padded
+    /// operands (`a` rows `c + 3` apart, `b` rows `r + 5` apart) for every shape,
+    /// streamed or not, into a pre-filled output, and checks every element.
+    pub(in crate::iter) fn check_padded<T: crate::element::Num + std::fmt::Debug>(
+        shapes: &[(usize, usize)],
+        label: &str,
+        kernel: impl Fn(super::Geometry, super::SendPtr<std::mem::MaybeUninit<T>>, super::ReadPtr<T>, super::ReadPtr<T>),
+    ) {
+        for &(r, c) in shapes {
+            let (lda, ldb) = (c + 3, r + 5);
+            let a: Vec<T> = (0..r * lda).map(|i| T::from_usize(i % 1009)).collect();
+            let b: Vec<T> = (0..c * ldb).map(|i| T::from_usize((i * 7) % 1013)).collect();
+            for stream in [false, true] {
+                let g = super::Geometry {
+                    rows: r,
+                    cols: c,
+                    lda: lda as isize,
+                    ldb: ldb as isize,
+                    stream,
+                };
+                let mut out = vec![std::mem::MaybeUninit::new(T::from_usize(7777)); r * c];
+                kernel(
+                    g,
+                    super::SendPtr(out.as_mut_ptr()),
+                    super::ReadPtr(a.as_ptr()),
+                    super::ReadPtr(b.as_ptr()),
+                );
+                for i in 0..r {
+                    for j in 0..c {
+                        // SAFETY: every element was initialised by the fill above.
+                        let got = unsafe { out[i * c + j].assume_init() };
+                        let want = a[i * lda + j].wsub(b[i + j * ldb]);
+                        assert_eq!(got, want, "{r}x{c} {label} stream {stream} at ({i}, {j})");
+                    }
+                }
+            }
+        }
     }
 
     fn check<T: crate::element::Num + std::fmt::Debug>(r: usize, c: usize) {
