@@ -15,7 +15,7 @@
 //! prefetchers do not follow the band's hundreds of short streams.
 //!
 //! Outputs large enough to be streamed take the two-phase tiles of
-//! [`super::scratch_zip`] instead (measured 10–25 % faster there on AMD EPYC Zen 5,
+//! [`super::scratch_zip`] instead (measured 5–25 % faster there on AMD EPYC Zen 5,
 //! f32 4096²); smaller ones, which stay in the caches, keep the band walk.
 //!
 //! Measured on AMD EPYC Zen 5 (f32 [4096²], 2 threads, same runs): 7.3–7.5 ms with
