@@ -20,6 +20,7 @@ pub(crate) mod inplace;
 mod iters;
 pub(crate) mod operand;
 pub(crate) mod plan;
+mod scratch_zip;
 pub(crate) mod stream;
 mod tile;
 mod transpose;
