@@ -119,10 +119,7 @@ pub fn conv3d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem =
         p: args.padding,
         d: args.dilation,
     };
-    // TEMPORARY (measurement): FT_CONV3D_VOL2COL=1 keeps the vol2col path.
-    static VOL2COL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let forced = *VOL2COL.get_or_init(|| std::env::var("FT_CONV3D_VOL2COL").is_ok_and(|v| v == "1"));
-    if n > 0 && !forced && takes::<T>(&g, o, groups) {
+    if n > 0 && takes::<T>(&g, o, groups) {
         let y = conv3d_by_depth(input, weight, b.as_deref(), o, groups, &g)?;
         return Ok(owned_dim(y, &[n, o, out[0], out[1], out[2]]));
     }

@@ -10,8 +10,8 @@
 //! disjoint runs of panels.
 
 use super::conv_block::Level;
+use super::linear_small::column_tasks;
 use super::simd::{Scalar, Simd};
-use super::util::par_tasks;
 use crate::iter::SendPtr;
 
 /// Output columns per packed panel (one AVX-512 vector, two AVX2 vectors).
@@ -74,25 +74,10 @@ struct Problem<'a> {
     i: usize,
 }
 
-/// Panels per task: about four tasks per thread (a late thread takes fewer), at least
-/// 64 columns each; one task for a call of under ~64K multiply-adds.
+/// Whole panels per task (see [`column_tasks`]).
 fn run(p: &Problem<'_>, out: &mut [f32], f: impl Fn(&Problem<'_>, SendPtr<f32>, usize, usize) + Sync) {
-    let threads = crate::threads::num_threads();
-    let tasks = if p.m * p.o * p.i < 1 << 16 {
-        1
-    } else {
-        p.o.div_ceil(64).clamp(1, 4 * threads)
-    };
-    let per = p.o.div_ceil(tasks).next_multiple_of(PANEL);
     let optr = SendPtr(out.as_mut_ptr());
-    par_tasks(
-        p.o.div_ceil(per),
-        || (),
-        |_, t| {
-            let j0 = t * per;
-            f(p, optr, j0, (j0 + per).min(p.o));
-        },
-    );
+    column_tasks(p.m, p.o, p.i, PANEL, |j0, j1| f(p, optr, j0, j1));
 }
 
 /// Columns `j0..j1` (`j0` a multiple of [`PANEL`]) of every output row: rows in blocks
