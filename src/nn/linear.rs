@@ -217,7 +217,8 @@ unsafe fn product<F: ActFloat + Num>(
 /// A prepared fully connected layer (PyTorch's `nn.Linear` in inference): the weights
 /// copied and checked once; the bias (which may hold a folded batch norm), a residual
 /// ([`Linear::forward_add`]) and an activation applied to each block of output rows in
-/// the pass that computes it.
+/// the pass that computes it. An `f32` layer also keeps its weight packed for the
+/// kernel of inputs with at most 8 rows (a second copy of the weight).
 ///
 /// ```
 /// use ferrotensor::prelude::*;
