@@ -56,8 +56,12 @@ fn gemm_rate(m: usize, n: usize, k: usize, threads: usize) -> (f64, f64) {
     (t, 2.0 * (m * n * k) as f64 / t / 1e9)
 }
 
-/// conv3d (vol2col + GEMM) against the gemm crate on the same `M = O`,
-/// `N = batch·OD·OH·OW`, `K = C·kD·kH·kW`.
+/// The conv3d row's name (a filter part `conv` or `conv3d` selects it).
+const CONV3D: &str = "conv3d (1,64,8,28,28)×(64,64,3,3,3) p1";
+
+/// conv3d (three depth taps of 2-D convolutions) against the gemm crate on the same
+/// `M = O`, `N = batch·OD·OH·OW`, `K = C·kD·kH·kW` (the product that the vol2col
+/// lowering runs).
 fn conv3d_case(t: &mut Table, rng: &mut rand::rngs::StdRng) {
     let (xs, ws) = ([1, 64, 8, 28, 28], [64, 64, 3, 3, 3]);
     let x = Tensor::<f32, _>::randn(xs, rng);
@@ -76,7 +80,7 @@ fn conv3d_case(t: &mut Table, rng: &mut rand::rngs::StdRng) {
     let (gemm_t, gemm_gflops) = gemm_rate(m, n, k, rayon::current_num_threads());
     let g = flops / ours / 1e9;
     t.add(
-        "conv3d (1,64,8,28,28)×(64,64,3,3,3) p1",
+        CONV3D,
         ours,
         vec![("gemm same M,N,K", Some(gemm_t))],
         format!(
@@ -166,7 +170,7 @@ fn main() {
             ),
         );
     }
-    if selected("conv") {
+    if selected(CONV3D) {
         conv3d_case(&mut t, &mut rng);
     }
     if selected("softmax") {
@@ -192,15 +196,18 @@ fn main() {
 /// (N, 512, 7, 7), the fully connected 512 → 1000 layer with bias (a prepared
 /// [`nn::Linear`] against ONNX Runtime's Gemm), both as the `resnet` example runs them
 /// (pool, flatten, fc), and the fc through the GEMM path (a weight view that is not
-/// row-major, which the few-rows kernel does not take) for comparison. Then the stem's
+/// row-major, which the few-rows kernels do not take) and the functional `linear` on
+/// the row-major weight (the dot-product kernel that reads the weight in place, where
+/// the prepared layer runs on its packed copy) for comparison. Then the stem's
 /// 3×3/2 max pool at batch 8 written by [`nn::max_pool2d_into`] into one output kept
 /// across calls, as ONNX Runtime's bound output is, next to the allocating form.
 fn head_cases(t: &mut Table, rng: &mut rand::rngs::StdRng) {
-    const NAMES: [&str; 4] = [
+    const NAMES: [&str; 5] = [
         "head gap 512@7",
         "head fc 512->1000",
         "head gap+fc",
         "head fc gemm path",
+        "head fc in-place path",
     ];
     const POOL: &str = "resnet maxpool3x3/2 64@112 b8";
     let any_head = NAMES.iter().any(|n| selected(n));
@@ -238,11 +245,17 @@ fn head_cases(t: &mut Table, rng: &mut rand::rngs::StdRng) {
                         let p = nn::global_avg_pool2d(&x).unwrap();
                         std::hint::black_box(fc.forward(&nn::flatten(&p, 1).unwrap()).unwrap());
                     }),
+                    "head fc in-place path" => med(n, &|| {
+                        std::hint::black_box(nn::linear(&flat, &w, Some(&bias)).unwrap());
+                    }),
                     _ => med(n, &|| {
                         std::hint::black_box(nn::linear(&flat, &w_cols.t(), Some(&bias)).unwrap());
                     }),
                 };
-                let key = format!("{} b{b}@t{n}", name.replace(" gemm path", ""));
+                let key = format!(
+                    "{} b{b}@t{n}",
+                    name.replace(" gemm path", "").replace(" in-place path", "")
+                );
                 let note = match name {
                     "head gap 512@7" => {
                         format!("{:.1} GB/s read", 4.0 * (b * 512 * 49) as f64 / ours / 1e9)

@@ -1,7 +1,10 @@
-//! `conv3d`: 3-D convolution (PyTorch's, a cross-correlation) lowered to vol2col tiles
-//! and one GEMM per tile, through the same driver as the 2-D GEMM path.
+//! `conv3d`: 3-D convolution (PyTorch's, a cross-correlation): with deep channels a sum
+//! of 2-D convolutions over the kernel's depth taps ([`super::conv3d_depth`]), else
+//! lowered to vol2col tiles and one GEMM per tile, through the same driver as the 2-D
+//! GEMM path.
 
 use super::conv_gemm::conv2d_gemm;
+use super::conv3d_depth::{conv3d_by_depth, takes};
 use super::epilogue::{Activation, Epilogue};
 use super::param::{Param, opt_param_vec};
 use super::util::{cast_slice, cast_vec, check_nonzero, contiguous, dims, from_f32, out_len, owned_dim, to_f32};
@@ -116,6 +119,10 @@ pub fn conv3d<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem =
         p: args.padding,
         d: args.dilation,
     };
+    if n > 0 && takes::<T>(&g, o, groups) {
+        let y = conv3d_by_depth(input, weight, b.as_deref(), o, groups, &g)?;
+        return Ok(owned_dim(y, &[n, o, out[0], out[1], out[2]]));
+    }
     let x = contiguous(input);
     let wt = contiguous(weight);
     fn epi<F>() -> Epilogue<'static, F> {

@@ -37,7 +37,7 @@ pub fn linear<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem =
     let (o, _) = check_weight(OP, weight.shape())?;
     check_features(OP, x.shape(), weight.shape())?;
     let b = opt_param_vec(OP, "bias", bias, o, &shapes(x.shape(), weight.shape()))?;
-    Ok(run(x, weight, b.as_deref(), None, Activation::Identity))
+    Ok(run(x, weight, None, b.as_deref(), None, Activation::Identity))
 }
 
 fn shapes(x: &[usize], w: &[usize]) -> String {
@@ -74,6 +74,7 @@ fn check_features(op: &'static str, x: &[usize], w: &[usize]) -> Result<()> {
 fn run<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem = T>, D2: Dimension>(
     x: &TensorBase<S1, D1>,
     weight: &TensorBase<S2, D2>,
+    packed: Option<&[T]>,
     bias: Option<&[T]>,
     residual: Option<&[T]>,
     act: Activation,
@@ -102,8 +103,17 @@ fn run<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2: Storage<Elem = T>, D2
             act,
         };
         let w32 = wrows.map(|w| cast_slice::<T, f32>(w).expect("T is f32"));
-        // SAFETY: as said above; T is f32.
-        let out = unsafe { product(x32, wt.cast(), w32, b.as_deref(), m, o, i, &epi) };
+        let out = match packed.map(|p| cast_slice::<T, f32>(p).expect("T is f32")) {
+            // A weight packed by the prepared layer: its few-rows kernel.
+            Some(p) if m > 0 && o > 0 && m <= super::linear_small::SMALL_ROWS => {
+                let mut out = vec![0.0f32; m * o];
+                super::linear_packed::product(x32, p, b.as_deref(), m, o, i, &mut out);
+                epi.apply(&mut out, 0);
+                out
+            }
+            // SAFETY: as said above; T is f32.
+            _ => unsafe { product(x32, wt.cast(), w32, b.as_deref(), m, o, i, &epi) },
+        };
         cast_vec(out).unwrap_or_else(|_| unreachable!("T is f32"))
     } else if let Some(x64) = cast_slice::<T, f64>(&xs) {
         let c = |s: &[T]| cast_slice::<T, f64>(s).expect("T is f64").to_vec();
@@ -207,7 +217,8 @@ unsafe fn product<F: ActFloat + Num>(
 /// A prepared fully connected layer (PyTorch's `nn.Linear` in inference): the weights
 /// copied and checked once; the bias (which may hold a folded batch norm), a residual
 /// ([`Linear::forward_add`]) and an activation applied to each block of output rows in
-/// the pass that computes it.
+/// the pass that computes it. An `f32` layer also keeps its weight packed for the
+/// kernel of inputs with at most 8 rows (a second copy of the weight).
 ///
 /// ```
 /// use ferrotensor::prelude::*;
@@ -224,6 +235,9 @@ unsafe fn product<F: ActFloat + Num>(
 #[derive(Clone)]
 pub struct Linear<T: Float> {
     weight: Tensor<T, Ix2>,
+    /// The f32 weight packed for the few-rows kernel of [`super::linear_packed`]
+    /// (`None` for other types).
+    packed: Option<Vec<T>>,
     bias: Option<Tensor<T, Ix1>>,
     activation: Activation,
 }
@@ -247,8 +261,10 @@ impl<T: Float> Linear<T> {
         const OP: &str = "Linear::new";
         let (o, i) = check_weight(OP, weight.shape())?;
         let b = opt_param_vec(OP, "bias", bias, o, &format!("weight {}", fmt_shape(weight.shape())))?;
+        let w = contiguous(weight).into_owned();
         Ok(Linear {
-            weight: owned(contiguous(weight).into_owned(), [o, i]),
+            packed: packed_f32(&w, o, i),
+            weight: owned(w, [o, i]),
             bias: b.map(|b| owned(b, [o])),
             activation: Activation::Identity,
         })
@@ -289,6 +305,7 @@ impl<T: Float> Linear<T> {
         let ws = self.weight.as_slice().expect("row-major weight");
         let (w, b) = bn.fold_after(OP, ws, self.bias.as_ref(), self.activation)?;
         Ok(Linear {
+            packed: packed_f32(&w, o, i),
             weight: owned(w, [o, i]),
             bias: Some(owned(b, [o])),
             activation: self.activation,
@@ -308,7 +325,14 @@ impl<T: Float> Linear<T> {
     /// ```
     pub fn forward<S: Storage<Elem = T>, D: Dimension>(&self, x: &TensorBase<S, D>) -> Result<Tensor<T, D>> {
         check_features("Linear::forward", x.shape(), self.weight.shape())?;
-        Ok(run(x, &self.weight, self.bias_slice(), None, self.activation))
+        Ok(run(
+            x,
+            &self.weight,
+            self.packed.as_deref(),
+            self.bias_slice(),
+            None,
+            self.activation,
+        ))
     }
 
     /// `activation(x @ weightᵀ + bias + residual)` with the residual (the output's
@@ -344,7 +368,14 @@ impl<T: Float> Linear<T> {
             ));
         }
         let r = contiguous(residual);
-        Ok(run(x, &self.weight, self.bias_slice(), Some(&r), self.activation))
+        Ok(run(
+            x,
+            &self.weight,
+            self.packed.as_deref(),
+            self.bias_slice(),
+            Some(&r),
+            self.activation,
+        ))
     }
 
     fn bias_slice(&self) -> Option<&[T]> {
@@ -375,6 +406,12 @@ impl<T: Float> Linear<T> {
     pub fn out_features(&self) -> usize {
         self.weight.shape()[0]
     }
+}
+
+/// The row-major `o × i` weight `w` packed for [`super::linear_packed`] when `T` is
+/// `f32` (the only type that kernel takes).
+fn packed_f32<T: Float>(w: &[T], o: usize, i: usize) -> Option<Vec<T>> {
+    cast_slice::<T, f32>(w).map(|_| super::linear_packed::pack(w, o, i))
 }
 
 impl<T: Float> std::fmt::Debug for Linear<T> {

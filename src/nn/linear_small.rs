@@ -81,21 +81,31 @@ fn run<E: Copy + Send + Sync>(
     out: &mut [E],
     f: impl Fn(&Problem<'_, E>, SendPtr<E>, usize, usize) + Sync,
 ) {
-    let threads = crate::threads::num_threads();
-    // A call of under ~64K multiply-adds is not worth a second thread's wake-up.
-    let tasks = if p.m * p.o * p.i < 1 << 16 {
+    let optr = SendPtr(out.as_mut_ptr());
+    column_tasks(p.m, p.o, p.i, OB, |j0, j1| f(p, optr, j0, j1));
+}
+
+/// Runs `f(j0, j1)` in parallel on disjoint runs of the `o` output columns of an
+/// `m × o` by `i` product: about four tasks per thread (a late thread takes fewer), at
+/// least 64 columns each, each run a multiple of `multiple` columns (the last one
+/// shorter); one task for a call of under ~64K multiply-adds (not worth a second
+/// thread's wake-up).
+pub(super) fn column_tasks(m: usize, o: usize, i: usize, multiple: usize, f: impl Fn(usize, usize) + Sync) {
+    if o == 0 {
+        return;
+    }
+    let tasks = if m * o * i < 1 << 16 {
         1
     } else {
-        p.o.div_ceil(64).clamp(1, 4 * threads)
+        o.div_ceil(64).clamp(1, 4 * crate::threads::num_threads())
     };
-    let per = p.o.div_ceil(tasks).next_multiple_of(OB);
-    let optr = SendPtr(out.as_mut_ptr());
+    let per = o.div_ceil(tasks).next_multiple_of(multiple);
     par_tasks(
-        p.o.div_ceil(per),
+        o.div_ceil(per),
         || (),
         |_, t| {
             let j0 = t * per;
-            f(p, optr, j0, (j0 + per).min(p.o));
+            f(j0, (j0 + per).min(o));
         },
     );
 }

@@ -46,6 +46,7 @@ mod chw;
 mod chw_fill;
 mod conv;
 mod conv3d;
+mod conv3d_depth;
 mod conv_block;
 #[cfg(test)]
 mod conv_block_tests;
@@ -72,6 +73,7 @@ mod group_norm;
 mod im2col;
 mod interpolate;
 mod linear;
+mod linear_packed;
 mod linear_small;
 mod norm;
 mod norm_layer;

@@ -5,6 +5,14 @@
 //! [`super::pool_kernel::plane`] then pools over `H × W` with the window's last two
 //! axes. An average is divided once, by its `H × W` count times its depth count (or by
 //! a divisor override), in the 2-D kernel.
+//!
+//! The input is read slice by slice in memory order, each slice once: a task walks its
+//! plane's depths in order and adds each slice into the open output depths whose window
+//! holds it (at most `⌈span / stride⌉` at a time, in a ring of slice buffers), finishing
+//! an output depth at its last tap. So the plane is one sequential stream (the hardware
+//! prefetchers' best case) instead of a new start at every window's first slice, and a
+//! slice shared by two windows is read from memory once. The taps are combined in
+//! window order, as the window kernel does, so the results are the same bits.
 
 use super::conv_block::Level;
 use super::pool_geom::PoolGeom;
@@ -15,6 +23,7 @@ use crate::element::Float;
 use crate::iter::SendPtr;
 use num_traits::Zero;
 use std::mem::MaybeUninit;
+use std::ops::Range;
 
 /// Pools `planes` row-major `D × H × W` planes of `x` with `g` and `r` (for an average,
 /// `count_include_pad` counts the depth padding as PyTorch does), into `OD × OH × OW`
@@ -24,33 +33,43 @@ pub(crate) fn pool3d_planes<T: Float>(x: &[T], planes: usize, g: &PoolGeom<3>, r
         let out = match Level::detect() {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: AVX-512F was detected.
-            Level::Avx512 => run(x32, planes, g, r, |a| unsafe { x86::slice512(a) }),
+            Level::Avx512 => run(x32, planes, g, r, |a| unsafe { x86::task512(a) }),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: AVX2 and FMA were detected.
-            Level::Avx2 => run(x32, planes, g, r, |a| unsafe { x86::slice256(a) }),
+            Level::Avx2 => run(x32, planes, g, r, |a| unsafe { x86::task256(a) }),
             // SAFETY: plain Rust.
-            Level::Portable => run(x32, planes, g, r, |a| unsafe { slice::<Scalar<f32>>(a) }),
+            Level::Portable => run(x32, planes, g, r, |a| unsafe { task::<Scalar<f32>>(a) }),
         };
         return cast_vec(out).unwrap_or_else(|_| unreachable!("T is f32"));
     }
     if let Some(x64) = cast_slice::<T, f64>(x) {
         // SAFETY: plain Rust.
-        let out = run(x64, planes, g, r, |a| unsafe { slice::<Scalar<f64>>(a) });
+        let out = run(x64, planes, g, r, |a| unsafe { task::<Scalar<f64>>(a) });
         return cast_vec(out).unwrap_or_else(|_| unreachable!("T is f64"));
     }
     from_f32(&pool3d_planes(&to_f32(x), planes, g, r))
 }
 
-/// One task's work: output depth `od` of one plane.
-pub(crate) struct SliceArgs<'a, E> {
+/// A task's buffers, kept across its thread's tasks.
+pub(crate) struct State<E> {
+    /// The ring of open output depths' partial slices (`H·W` each).
+    bufs: Vec<Vec<E>>,
+    /// Per output depth of the task: its first and last in-bounds tap and their count.
+    spans: Vec<(usize, usize, usize)>,
+    sc: Scratch<E>,
+}
+
+/// One task's work: output depths `ods` of one plane.
+pub(crate) struct TaskArgs<'a, E> {
+    /// The plane, `D × H × W`.
     x: &'a [E],
     g: &'a PoolGeom<3>,
     g2: &'a PoolGeom<2>,
     r: Reduce,
-    od: usize,
+    ods: Range<usize>,
+    /// Output depths `ods` of the plane, `OH × OW` each.
     out: &'a mut [MaybeUninit<E>],
-    buf: &'a mut Vec<E>,
-    sc: &'a mut Scratch<E>,
+    st: &'a mut State<E>,
 }
 
 /// The 2-D geometry of the last two axes.
@@ -65,7 +84,10 @@ fn last_two(g: &PoolGeom<3>) -> PoolGeom<2> {
     }
 }
 
-fn run<E: Float>(x: &[E], planes: usize, g: &PoolGeom<3>, r: Reduce, f: impl Fn(SliceArgs<'_, E>) + Sync) -> Vec<E> {
+/// Tasks of whole planes when there are at least four per thread, else each plane's
+/// output depths split into equal runs (a shape rule: a plane is one stream of reads,
+/// and splitting it re-reads the slices two runs share).
+fn run<E: Float>(x: &[E], planes: usize, g: &PoolGeom<3>, r: Reduce, f: impl Fn(TaskArgs<'_, E>) + Sync) -> Vec<E> {
     let (ind, od) = (g.input[0], g.out[0]);
     let (hw, ohw) = (g.input[1] * g.input[2], g.out[1] * g.out[2]);
     let len = planes * od * ohw;
@@ -73,106 +95,211 @@ fn run<E: Float>(x: &[E], planes: usize, g: &PoolGeom<3>, r: Reduce, f: impl Fn(
     if len > 0 {
         assert!(x.len() >= planes * ind * hw, "pool3d: planes outside the input");
         let g2 = last_two(g);
+        let want = 4 * crate::threads::num_threads();
+        let runs = if planes >= want {
+            1
+        } else {
+            want.div_ceil(planes).min(od)
+        };
+        let per = od.div_ceil(runs);
+        let runs = od.div_ceil(per);
         let optr = SendPtr(out.as_mut_ptr());
         par_tasks(
-            planes * od,
-            || (Vec::new(), Scratch::new(&g2, 16)),
-            |(buf, sc), t| {
-                let (pl, d) = (t / od, t % od);
-                // SAFETY: output slice `t` (plane pl, depth d) of `out`, written only by
+            planes * runs,
+            || State {
+                bufs: Vec::new(),
+                spans: Vec::new(),
+                sc: Scratch::new(&g2, 16),
+            },
+            |st, t| {
+                let (pl, run) = (t / runs, t % runs);
+                let ods = run * per..((run + 1) * per).min(od);
+                // SAFETY: output depths `ods` of plane `pl` of `out`, written only by
                 // this task.
-                let o = unsafe { std::slice::from_raw_parts_mut(optr.get().add(t * ohw), ohw) };
-                f(SliceArgs {
+                let o = unsafe {
+                    std::slice::from_raw_parts_mut(optr.get().add((pl * od + ods.start) * ohw), ods.len() * ohw)
+                };
+                f(TaskArgs {
                     x: &x[pl * ind * hw..][..ind * hw],
                     g,
                     g2: &g2,
                     r,
-                    od: d,
+                    ods,
                     out: o,
-                    buf,
-                    sc,
+                    st,
                 });
             },
         );
     }
-    // SAFETY: every task wrote its whole `OH × OW` slice (the 2-D plane kernel writes
-    // its full output), so all `len` elements are initialised.
+    // SAFETY: every task wrote its output depths' whole `OH × OW` slices (each output
+    // depth has at least one in-bounds tap, and is finished at its last; the 2-D plane
+    // kernel writes its full output), so all `len` elements are initialised.
     unsafe { crate::memory::alloc::assume_init_vec(out) }
 }
 
-/// One output slice: the depth reduction into `buf` (or the one input slice in place),
-/// then the 2-D kernel (dividing an average by the whole window's count).
+/// One task: the depths of the task's windows in order, each slice added into the open
+/// output depths that hold it, each output depth pooled by the 2-D kernel at its last
+/// tap (from the input slice itself when it has only one).
 ///
 /// # Safety
 /// `S`'s CPU features are available.
 #[inline(always)]
-unsafe fn slice<S: Simd>(a: SliceArgs<'_, S::E>) {
-    let n = S::LANES;
-    let hw = a.g.input[1] * a.g.input[2];
-    let taps: Vec<usize> = a.g.taps(0, a.od).collect();
-    let max = a.r == Reduce::Max;
-    let src: &[S::E] = if let [one] = taps[..] {
-        &a.x[one * hw..][..hw]
-    } else {
-        a.buf.resize(hw, S::E::zero());
-        let bp = a.buf.as_mut_ptr();
-        // SAFETY: every tap < D (from `taps`), so reads stay in the D·H·W plane `x`
-        // (lanes past H·W masked); the writes stay in `buf` (H·W elements); the
-        // features are the caller's contract.
-        unsafe {
-            for k in (0..hw).step_by(n) {
-                let rem = (hw - k) as isize;
-                let mut acc = S::load_range(a.x.as_ptr().add(taps[0] * hw + k), 0, rem);
-                for &t in &taps[1..] {
-                    let v = S::load_range(a.x.as_ptr().add(t * hw + k), 0, rem);
-                    acc = if max { S::max(acc, v) } else { S::add(acc, v) };
-                }
-                S::store_first(bp.add(k), acc, n.min(hw - k));
+unsafe fn task<S: Simd>(a: TaskArgs<'_, S::E>) {
+    let TaskArgs {
+        x,
+        g,
+        g2,
+        r,
+        ods,
+        out,
+        st,
+    } = a;
+    let (hw, ohw) = (g.input[1] * g.input[2], g.out[1] * g.out[2]);
+    let (s, p, dil) = (g.s[0], g.p[0], g.d[0]);
+    let span = (g.k[0] - 1) * dil + 1;
+    // At most ⌈span / s⌉ windows hold a depth: a ring one longer never reuses an open
+    // output depth's buffer.
+    let ring = span.div_ceil(s) + 1;
+    st.bufs.resize_with(ring, Vec::new);
+    for b in &mut st.bufs {
+        b.resize(hw, S::E::zero());
+    }
+    st.spans.clear();
+    for od in ods.clone() {
+        let (mut first, mut last, mut count) = (usize::MAX, 0, 0);
+        for t in g.taps(0, od) {
+            first = first.min(t);
+            last = t;
+            count += 1;
+        }
+        st.spans.push((first, last, count));
+    }
+    assert!(
+        x.len() >= g.input[0] * hw
+            && out.len() >= ods.len() * ohw
+            && st.spans.iter().all(|&(_, last, count)| count > 0 && last < g.input[0]),
+        "pool3d: task outside its buffers"
+    );
+    // With padding and a dilated depth, a later window may end before an earlier one.
+    let d0 = st.spans.iter().map(|sp| sp.0).min().unwrap_or(0);
+    let Some(d1) = st.spans.iter().map(|sp| sp.1).max() else {
+        return;
+    };
+    let max = r == Reduce::Max;
+    for d in d0..=d1 {
+        // Windows od·s − p ..= od·s − p + span − 1 that hold d.
+        let lo = (d + p + 1).saturating_sub(span).div_ceil(s).max(ods.start);
+        let hi = ((d + p) / s).min(ods.end - 1);
+        let src = &x[d * hw..][..hw];
+        for od in lo..=hi {
+            if (d + p - od * s) % dil != 0 {
+                continue;
+            }
+            let (first, last, count) = st.spans[od - ods.start];
+            let o = &mut out[(od - ods.start) * ohw..][..ohw];
+            if count == 1 {
+                // SAFETY: the features are the caller's contract.
+                unsafe { finish::<S>(src, g, g2, r, od, count, o, &mut st.sc) };
+                continue;
+            }
+            let buf = &mut st.bufs[od % ring];
+            if d == first {
+                buf.copy_from_slice(src);
+            } else {
+                // SAFETY: the features are the caller's contract; both are H·W long.
+                unsafe { combine::<S>(buf, src, max) };
+            }
+            if d == last {
+                // SAFETY: the features are the caller's contract.
+                unsafe { finish::<S>(&st.bufs[od % ring], g, g2, r, od, count, o, &mut st.sc) };
             }
         }
-        &a.buf[..]
-    };
+    }
+}
+
+/// `buf[i] = max(buf[i], src[i])` (or the sum), whole vectors and a masked tail.
+///
+/// # Safety
+/// `S`'s CPU features are available.
+#[inline(always)]
+unsafe fn combine<S: Simd>(buf: &mut [S::E], src: &[S::E], max: bool) {
+    let (n, len) = (S::LANES, buf.len().min(src.len()));
+    let (bp, sp) = (buf.as_mut_ptr(), src.as_ptr());
+    // SAFETY: full vectors at k with k + n ≤ len, the tail's lanes below len; both
+    // slices hold `len` elements; the features are the caller's contract.
+    unsafe {
+        let op = |a, b| if max { S::max(a, b) } else { S::add(a, b) };
+        let mut k = 0;
+        while k + n <= len {
+            S::store(bp.add(k), op(S::load(bp.add(k)), S::load(sp.add(k))));
+            k += n;
+        }
+        if k < len {
+            let rem = (len - k) as isize;
+            let v = op(S::load_range(bp.add(k), 0, rem), S::load_range(sp.add(k), 0, rem));
+            S::store_first(bp.add(k), v, len - k);
+        }
+    }
+}
+
+/// Output depth `od` from its depth-reduced slice `src` (`count` taps): the 2-D kernel,
+/// an average divided once by the whole window's count.
+///
+/// # Safety
+/// `S`'s CPU features are available.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn finish<S: Simd>(
+    src: &[S::E],
+    g: &PoolGeom<3>,
+    g2: &PoolGeom<2>,
+    r: Reduce,
+    od: usize,
+    count: usize,
+    out: &mut [MaybeUninit<S::E>],
+    sc: &mut Scratch<S::E>,
+) {
     // The depth count joins the 2-D kernel's divisor: one division, as PyTorch.
-    a.sc.count_scale = match a.r {
+    sc.count_scale = match r {
         Reduce::Avg {
             count_include_pad: true,
             divisor: None,
         } => {
-            let start = (a.od * a.g.s[0]) as isize - a.g.p[0] as isize;
-            let end = (start + a.g.k[0] as isize).min((a.g.input[0] + a.g.p[0]) as isize);
+            let start = (od * g.s[0]) as isize - g.p[0] as isize;
+            let end = (start + g.k[0] as isize).min((g.input[0] + g.p[0]) as isize);
             (end - start) as usize
         }
         Reduce::Avg {
             count_include_pad: false,
             divisor: None,
-        } => taps.len(),
+        } => count,
         _ => 1,
     };
     // SAFETY: the features are the caller's contract; `src` is H × W, `out` OH × OW,
     // `sc` sized for `g2`.
-    unsafe { plane::<S>(src, a.g2, a.r, a.out, a.sc) };
+    unsafe { plane::<S>(src, g2, r, out, sc) };
 }
 
-/// The slice kernel compiled for each x86 level.
+/// The task kernel compiled for each x86 level.
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::super::simd::{Avx2, Avx512};
-    use super::{SliceArgs, slice};
+    use super::{TaskArgs, task};
 
     /// # Safety
     /// AVX-512F is available.
     #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
-    pub(super) unsafe fn slice512(a: SliceArgs<'_, f32>) {
+    pub(super) unsafe fn task512(a: TaskArgs<'_, f32>) {
         // SAFETY: the features are enabled here.
-        unsafe { slice::<Avx512>(a) }
+        unsafe { task::<Avx512>(a) }
     }
 
     /// # Safety
     /// AVX2 and FMA are available.
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn slice256(a: SliceArgs<'_, f32>) {
+    pub(super) unsafe fn task256(a: TaskArgs<'_, f32>) {
         // SAFETY: the features are enabled here.
-        unsafe { slice::<Avx2>(a) }
+        unsafe { task::<Avx2>(a) }
     }
 }
 
@@ -192,9 +319,30 @@ mod tests {
             ([4, 7, 9], [3, 3, 3], [2, 2, 1], [1, 1, 1], [1, 1, 1]),
             ([5, 4, 19], [3, 2, 3], [1, 1, 2], [1, 0, 1], [2, 1, 1]),
             ([1, 3, 3], [1, 3, 3], [1, 1, 1], [0, 1, 1], [1, 1, 1]),
+            // The 3³/2 pad-1 pool and the 2³/2 adaptive bands; depths skipped by a
+            // stride above the kernel.
+            ([6, 5, 8], [3, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1]),
+            ([4, 6, 8], [2, 2, 2], [2, 2, 2], [0, 0, 0], [1, 1, 1]),
+            ([7, 4, 5], [1, 2, 2], [3, 2, 2], [0, 0, 0], [1, 1, 1]),
         ];
-        let planes = 2;
-        for &(input, k, s, p, d) in geoms {
+        // Two planes split into runs of output depths per task; nine on one thread
+        // are whole-plane tasks. Miri runs two geometries (padding and a dilated
+        // depth; the 3³/2 pool) on both.
+        let geoms: Vec<_> = if cfg!(miri) {
+            vec![geoms[2], geoms[4]]
+        } else {
+            geoms.to_vec()
+        };
+        for (planes, threads) in [(2, 2), (9, 1)] {
+            for &(input, k, s, p, d) in &geoms {
+                crate::with_num_threads(threads, || check(planes, input, k, s, p, d));
+            }
+        }
+    }
+
+    /// One geometry on `planes` planes, max and every average kind, f64 and f32.
+    fn check(planes: usize, input: [usize; 3], k: [usize; 3], s: [usize; 3], p: [usize; 3], d: [usize; 3]) {
+        {
             let out: [usize; 3] = std::array::from_fn(|a| (input[a] + 2 * p[a] - d[a] * (k[a] - 1) - 1) / s[a] + 1);
             let g = PoolGeom::<3> { input, out, k, s, p, d };
             let n: usize = planes * input.iter().product::<usize>();
@@ -208,7 +356,7 @@ mod tests {
             let want32: Vec<f32> = want.iter().map(|&v| v as f32).collect();
             assert_eq!(format!("{got:?}"), format!("{want32:?}"), "max f32 {input:?} {k:?}");
             if d != [1, 1, 1] {
-                continue;
+                return;
             }
             for (include, divisor) in [(true, None), (false, None), (true, Some(5))] {
                 let r = Reduce::Avg {

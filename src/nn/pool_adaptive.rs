@@ -135,7 +135,7 @@ fn run_global<E: Float>(x: &[E], planes: usize, hw: usize, f: impl Fn(&[E], &mut
 }
 
 /// `out[p]` = the mean of plane `p` of `x` (`out.len()` planes of `hw` contiguous
-/// elements): whole vectors summed in two accumulators, the tail masked, then across
+/// elements): whole vectors summed in four accumulators, the tail masked, then across
 /// the lanes. NaN propagates through the sums.
 ///
 /// # Safety
@@ -150,21 +150,26 @@ unsafe fn means<S: Simd>(x: &[S::E], hw: usize, out: &mut [S::E]) {
         // them), inside `x` as asserted; the features are the caller's contract.
         unsafe {
             let p = x.as_ptr().add(pl * hw);
-            let (mut a0, mut a1) = (S::splat(S::E::zero()), S::splat(S::E::zero()));
+            let z = S::splat(S::E::zero());
+            let (mut a0, mut a1, mut a2, mut a3) = (z, z, z, z);
             let mut k = 0;
-            while k + 2 * n <= hw {
+            // Four chains for the large planes (3-D global averages read ~50K elements
+            // per plane), so no add waits on the one before it.
+            while k + 4 * n <= hw {
                 a0 = S::add(a0, S::load(p.add(k)));
                 a1 = S::add(a1, S::load(p.add(k + n)));
-                k += 2 * n;
+                a2 = S::add(a2, S::load(p.add(k + 2 * n)));
+                a3 = S::add(a3, S::load(p.add(k + 3 * n)));
+                k += 4 * n;
             }
-            if k + n <= hw {
+            while k + n <= hw {
                 a0 = S::add(a0, S::load(p.add(k)));
                 k += n;
             }
             if k < hw {
                 a1 = S::add(a1, S::load_range(p.add(k), 0, (hw - k) as isize));
             }
-            *o = S::sum_lanes(S::add(a0, a1)) / div;
+            *o = S::sum_lanes(S::add(S::add(a0, a2), S::add(a1, a3))) / div;
         }
     }
 }
