@@ -213,21 +213,7 @@ unsafe fn cols_body<E: RowFloat>(k: StridedK<'_, E>) {
                 *a = if v > *a { v } else { *a };
             }
         }
-        // Rescale the sums to the new maximum (factor 1 where it did not move, also
-        // for columns still at −∞).
-        for ((t, &old), &new) in tmp.iter_mut().zip(m.iter()).zip(gm.iter()) {
-            *t = if old == new { E::zero() } else { old - new };
-        }
-        E::exp_inplace(tmp);
-        for (a, &f) in s.iter_mut().zip(tmp.iter()) {
-            *a = *a * f;
-        }
-        m.copy_from_slice(gm);
-        // Exponentials relative to the maximum so far; a column still all −∞ subtracts
-        // 0 instead (its terms are exp(−∞) = 0, not exp(−∞ + ∞) = NaN).
-        for c in gm.iter_mut() {
-            *c = finite_or_zero(*c);
-        }
+        rescale(m, s, gm, tmp);
         for r in r0..r1 {
             for ((t, &v), &c) in tmp.iter_mut().zip(xrow(r)).zip(gm.iter()) {
                 *t = v - c;
@@ -238,10 +224,7 @@ unsafe fn cols_body<E: RowFloat>(k: StridedK<'_, E>) {
             }
         }
     }
-    for (a, mx) in s.iter_mut().zip(m.iter_mut()) {
-        *a = if log { E::vln(*a) } else { E::one() / *a };
-        *mx = finite_or_zero(*mx);
-    }
+    finish_sums(s, m, log);
     for r in 0..n {
         for ((t, &v), &mx) in tmp.iter_mut().zip(xrow(r)).zip(m.iter()) {
             *t = v - mx;
@@ -261,6 +244,35 @@ unsafe fn cols_body<E: RowFloat>(k: StridedK<'_, E>) {
     }
     if stream {
         crate::iter::stream::fence();
+    }
+}
+
+/// Moves the running maxima `m` to `new` (the maxima over the next group too) and
+/// rescales the sums `s` by `exp(old − new)`: factor 1 where the maximum did not move,
+/// also for columns still at −∞. `new` becomes the shift of the group's exponentials:
+/// the maximum, or 0 for a column still all −∞ (its terms are exp(−∞) = 0, not
+/// exp(−∞ + ∞) = NaN). `f` is scratch, as long as `m`.
+#[inline(always)]
+fn rescale<E: RowFloat>(m: &mut [E], s: &mut [E], new: &mut [E], f: &mut [E]) {
+    for ((f, old), c) in f.iter_mut().zip(m.iter_mut()).zip(new.iter_mut()) {
+        let nm = *c;
+        *f = if *old == nm { E::zero() } else { *old - nm };
+        *old = nm;
+        *c = finite_or_zero(nm);
+    }
+    E::exp_inplace(f);
+    for (a, &f) in s.iter_mut().zip(f.iter()) {
+        *a = *a * f;
+    }
+}
+
+/// The sums of exponentials into the factor `1 / sum` (softmax) or the offset
+/// `ln sum` (log-softmax), and the maxima into the shifts ([`finite_or_zero`]).
+#[inline(always)]
+fn finish_sums<E: RowFloat>(s: &mut [E], m: &mut [E], log: bool) {
+    for (a, mx) in s.iter_mut().zip(m.iter_mut()) {
+        *a = if log { E::vln(*a) } else { E::one() / *a };
+        *mx = finite_or_zero(*mx);
     }
 }
 
@@ -339,19 +351,7 @@ unsafe fn tile_body<E: RowFloat>(k: StridedK<'_, E>) {
                 *a = if v > *a { v } else { *a };
             }
         }
-        // The sums rescaled to the new maximum (factor 1 where it did not move, also
-        // for columns still at −∞); `m` takes the new maximum, `c` the shift.
-        let f = &mut tmp[..w];
-        for ((f, old), c) in f.iter_mut().zip(m.iter_mut()).zip(c.iter_mut()) {
-            let new = *c;
-            *f = if *old == new { E::zero() } else { *old - new };
-            *old = new;
-            *c = finite_or_zero(new);
-        }
-        E::exp_inplace(f);
-        for (a, &f) in s.iter_mut().zip(f.iter()) {
-            *a = *a * f;
-        }
+        rescale(m, s, c, &mut tmp[..w]);
         for row in piece.chunks_exact_mut(w) {
             for (v, &c) in row.iter_mut().zip(c.iter()) {
                 *v = *v - c;
@@ -371,10 +371,7 @@ unsafe fn tile_body<E: RowFloat>(k: StridedK<'_, E>) {
             }
         }
     }
-    for (a, mx) in s.iter_mut().zip(m.iter_mut()) {
-        *a = if log { E::vln(*a) } else { E::one() / *a };
-        *mx = finite_or_zero(*mx);
-    }
+    finish_sums(s, m, log);
     let (f, o) = tmp.split_at_mut(w);
     let o = &mut o[..w];
     for (gi, (piece, c)) in t.chunks(rows * w).zip(shifts.chunks_exact(w)).enumerate() {
