@@ -97,6 +97,7 @@ mod pool_rows;
 mod pool_stride2;
 mod simd;
 mod softmax;
+mod softmax_kernels;
 mod unfold;
 mod upsample;
 pub(crate) mod util;
