@@ -111,6 +111,9 @@ mod x86 {
 
     /// The subtree of the eight leaves `lv` of `x`: `(x − m)²` summed if `square`, else
     /// `x`.
+    ///
+    /// # Safety
+    /// The CPU has AVX2 and FMA (every read of `x` is checked against its length).
     #[target_feature(enable = "avx2,fma")]
     #[inline]
     fn eight(x: &[f32], lv: &[(usize, usize); 8], m: __m256, square: bool) -> f32 {
