@@ -71,6 +71,7 @@ pub(crate) mod simd;
 mod single_axis;
 mod sum;
 mod trapezoid;
+mod tree8;
 
 pub use cov::{CovArgs, corrcoef, cov};
 pub use histogram::Bins;
