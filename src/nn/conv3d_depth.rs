@@ -12,7 +12,6 @@ use super::vol2col::Geom3;
 use crate::element::Float;
 use crate::error::Result;
 use crate::layout::Dimension;
-use crate::prelude::*;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorBase};
 
@@ -87,18 +86,18 @@ pub(crate) fn conv3d_by_depth<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2
             _ => None,
         };
         let conv = Conv2d::new(
-            &weight.view().slice(s![.., .., td, .., ..]),
+            &weight.view().slice(crate::s![.., .., td, .., ..]),
             bt.as_ref().map(|b| b as &dyn Param<T>),
             args,
         )?;
         let z0 = lo * s + td * d - p;
         for ni in 0..n {
             // Input depths z0, z0 + s, … as a batch of hi − lo images.
-            let xin = xd.slice(s![ni, z0..z0 + (hi - lo - 1) * s + 1; s, .., .., ..]);
+            let xin = xd.slice(crate::s![ni, z0..z0 + (hi - lo - 1) * s + 1; s, .., .., ..]);
             let got = if Some(td) == full {
                 conv.forward(&xin)?
             } else {
-                conv.forward_add(&xin, &y.slice(s![ni, lo..hi, .., .., ..]))?
+                conv.forward_add(&xin, &y.slice(crate::s![ni, lo..hi, .., .., ..]))?
             };
             let ys = y.as_slice_mut().expect("a new row-major tensor");
             ys[(ni * od + lo) * plane..(ni * od + hi) * plane]
@@ -176,7 +175,7 @@ mod tests {
             let big = Tensor::<f64, _>::from_shape_fn([xs[0], xs[1], xs[2], xs[3], 2 * xs[4]], |i| {
                 ((i[0] * 7 + i[1] * 5 + i[2] * 3 + i[3] * 11 + i[4]) % 17) as f64 / 8.0 - 1.0
             });
-            let x = big.slice(s![.., .., .., .., ..;2]);
+            let x = big.slice(crate::s![.., .., .., .., ..;2]);
             let xo = Tensor::from_vec(x.to_vec(), xs).unwrap();
             let w = Tensor::<f64, _>::from_shape_fn([o, xs[1] / groups, k[0], k[1], k[2]], |i| {
                 ((i[0] * 3 + i[1] * 7 + i[2] * 5 + i[3] + i[4] * 2) % 13) as f64 / 16.0 - 0.4

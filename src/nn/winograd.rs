@@ -165,18 +165,8 @@ struct Plan {
 
 /// Work items per thread below which a call splits its blocks into chunks of output
 /// channels: enough that the counter rebalances a thread that stalls for a task's time
-/// (a shape rule: no CPU constant). `FERROTENSOR_WINOGRAD_TASKS=N` (read once) sets it,
-/// to measure the rule (2 was the rule before).
-fn tasks_per_thread() -> usize {
-    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *N.get_or_init(|| {
-        std::env::var("FERROTENSOR_WINOGRAD_TASKS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .filter(|&n| n > 0)
-            .unwrap_or(4)
-    })
-}
+/// (a shape rule: no CPU constant; 2 was the rule before the seventh session).
+const TASKS_PER_THREAD: usize = 4;
 
 impl Plan {
     #[allow(clippy::too_many_arguments)]
@@ -207,10 +197,10 @@ impl Plan {
         // the work items then, at least TASKS_PER_THREAD per thread where the channels
         // allow (chunks rounded to whole narrow groups: with two, 512 channels would
         // split 18 + 10 panels).
-        let chunk_tasks = threads > 1 && blocks < tasks_per_thread() * threads;
+        let chunk_tasks = threads > 1 && blocks < TASKS_PER_THREAD * threads;
         if chunk_tasks {
             let per = panels
-                .div_ceil((tasks_per_thread() * threads).div_ceil(blocks))
+                .div_ceil((TASKS_PER_THREAD * threads).div_ceil(blocks))
                 .next_multiple_of(group);
             chunk_panels = chunk_panels.min(per);
         }
