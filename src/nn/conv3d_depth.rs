@@ -111,6 +111,7 @@ pub(crate) fn conv3d_by_depth<T: Float, S1: Storage<Elem = T>, D1: Dimension, S2
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layout::Ix5;
 
     /// The definition, in f64.
     fn reference(x: &Tensor<f64, Ix5>, w: &Tensor<f64, Ix5>, b: Option<&[f64]>, groups: usize, g: &Geom3) -> Vec<f64> {

@@ -238,16 +238,11 @@ mod x86 {
 mod tests {
     use super::*;
 
-    /// The plain triple loop in f64.
+    /// The plain triple loop in f64 (`linear_small`'s) of the f32 operands.
     fn reference(x: &[f32], w: &[f32], b: Option<&[f32]>, m: usize, o: usize, i: usize) -> Vec<f64> {
-        let mut out = vec![0.0; m * o];
-        for r in 0..m {
-            for j in 0..o {
-                let dot: f64 = (0..i).map(|k| x[r * i + k] as f64 * w[j * i + k] as f64).sum();
-                out[r * o + j] = dot + b.map_or(0.0, |b| b[j] as f64);
-            }
-        }
-        out
+        let f = |s: &[f32]| s.iter().map(|&v| v as f64).collect::<Vec<f64>>();
+        let b = b.map(f);
+        super::super::linear_small::tests::reference(&f(x), &f(w), b.as_deref(), m, o, i)
     }
 
     #[test]

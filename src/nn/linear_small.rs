@@ -231,11 +231,11 @@ mod x86 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// The plain triple loop in f64.
-    fn reference(x: &[f64], w: &[f64], b: Option<&[f64]>, m: usize, o: usize, i: usize) -> Vec<f64> {
+    pub(in crate::nn) fn reference(x: &[f64], w: &[f64], b: Option<&[f64]>, m: usize, o: usize, i: usize) -> Vec<f64> {
         let mut out = vec![0.0; m * o];
         for r in 0..m {
             for j in 0..o {
