@@ -165,10 +165,6 @@ pub struct ResNet<T: Float> {
     /// The stem's convolution and max pool in one pass (`Conv2d::forward_max_pool2d`);
     /// `RESNET_STEM=unfused` runs them one after the other (for measuring).
     fused_stem: bool,
-    /// A block's first convolution and its downsampling shortcut (same input) in one
-    /// parallel pass (`Conv2d::forward_pair`); `RESNET_DOWN=separate` runs them one
-    /// after the other (for measuring).
-    paired_down: bool,
     blocks: Vec<Block<T>>,
     fc: Linear<T>,
 }
@@ -258,11 +254,9 @@ impl<T: Float> ResNet<T> {
         let fc_b = w.get::<T>("fc.bias", &[cfg.classes])?;
         let fc = Linear::new(&fc_w, Some(&fc_b))?;
         let fused_stem = std::env::var("RESNET_STEM").map_or(true, |v| v != "unfused");
-        let paired_down = std::env::var("RESNET_DOWN").map_or(true, |v| v != "separate");
         Ok(ResNet {
             stem,
             fused_stem,
-            paired_down,
             blocks,
             fc,
         })
@@ -292,31 +286,18 @@ impl<T: Float> ResNet<T> {
             h
         };
         for b in &self.blocks {
-            let (y, s) = match &b.down {
-                Some(d) if self.paired_down => {
-                    let (y, s) = b.conv1.forward_pair(d, &h)?;
-                    let (k1, kd) = (b.conv1.kernel(), d.kernel());
-                    let (p, shape) = (&b.name, h.shape());
-                    let name = format!("{p}.conv1+{p}.downsample {shape:?} {k1}+{kd}");
-                    lap(name, times);
-                    (y, Some(s))
+            let y = b.conv1.forward(&h)?;
+            lap(
+                format!("{}.conv1 {:?} {}", b.name, h.shape(), b.conv1.kernel()),
+                times,
+            );
+            let s = match &b.down {
+                Some(d) => {
+                    let s = d.forward(&h)?;
+                    lap(format!("{}.downsample {}", b.name, d.kernel()), times);
+                    Some(s)
                 }
-                down => {
-                    let y = b.conv1.forward(&h)?;
-                    lap(
-                        format!("{}.conv1 {:?} {}", b.name, h.shape(), b.conv1.kernel()),
-                        times,
-                    );
-                    let s = match down {
-                        Some(d) => {
-                            let s = d.forward(&h)?;
-                            lap(format!("{}.downsample {}", b.name, d.kernel()), times);
-                            Some(s)
-                        }
-                        None => None,
-                    };
-                    (y, s)
-                }
+                None => None,
             };
             h = b.conv2.forward_add(&y, s.as_ref().unwrap_or(&h))?;
             lap(
@@ -343,10 +324,6 @@ impl<T: Float> ResNet<T> {
         };
         for b in &self.blocks {
             h = match &b.down {
-                Some(d) if self.paired_down => {
-                    let (y, s) = b.conv1.forward_pair(d, &h)?;
-                    b.conv2.forward_add(&y, &s)?
-                }
                 Some(d) => b
                     .conv2
                     .forward_add(&b.conv1.forward(&h)?, &d.forward(&h)?)?,

@@ -109,49 +109,6 @@ pub(crate) fn conv2d_chvec(
     job.finish()
 }
 
-/// One layer of a [`conv2d_chvec_pair`] call: the packed weights, the geometry on the
-/// shared input and the epilogue.
-pub(crate) struct Layer<'a> {
-    pub w: &'a ChvecWeights,
-    pub g: Geom,
-    pub epi: Epilogue<'a, f32>,
-}
-
-/// Two convolutions of the same input `x` (`n` images) in one parallel loop: the tasks
-/// of `a`, then those of `b`, from one counter, so that the pool's threads are handed
-/// the work once and a short layer `b` (ResNet's 1×1 stride-2 shortcut beside the block's
-/// 3×3 stride-2 convolution) fills the tail of `a` on whichever thread is free first.
-/// Returns both outputs as [`conv2d_chvec`] does.
-pub(crate) fn conv2d_chvec_pair(
-    x: &[f32],
-    n: usize,
-    level: Level,
-    a: &Layer<'_>,
-    b: &Layer<'_>,
-) -> (Vec<f32>, Vec<f32>) {
-    let len = |l: &Layer<'_>| n * l.w.og * l.w.groups * l.g.positions();
-    if len(a) == 0 || len(b) == 0 {
-        return (
-            conv2d_chvec(x, a.w, n, &a.g, level, &a.epi),
-            conv2d_chvec(x, b.w, n, &b.g, level, &b.epi),
-        );
-    }
-    let pa = pad(x, n * a.w.groups * a.g.cg, &a.g);
-    let pb = pad(x, n * b.w.groups * b.g.cg, &b.g);
-    let ja = Job::new(pa.as_deref().unwrap_or(x), a.w, n, &a.g, level, &a.epi);
-    let jb = Job::new(pb.as_deref().unwrap_or(x), b.w, n, &b.g, level, &b.epi);
-    let (na, nb) = (ja.tasks(), jb.tasks());
-    let scratch = ja.plan.tile_scratch().len().max(jb.plan.tile_scratch().len());
-    par_tasks(
-        na + nb,
-        || vec![0.0f32; scratch],
-        |tmp, t| {
-            if t < na { ja.run(tmp, t) } else { jb.run(tmp, t - na) }
-        },
-    );
-    (ja.finish(), jb.finish())
-}
-
 /// One call's tasks `(image-group, band of output rows, chunk of output channels)` and
 /// its output buffer, which they fill.
 struct Job<'a> {

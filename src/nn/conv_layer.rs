@@ -5,7 +5,7 @@
 use super::conv::Conv2dArgs;
 use super::conv_block::Level;
 use super::conv_plan::{
-    ConvCall, Packed, as_f32, check_input, check_weight, run_conv, run_conv_max_pool, run_conv_pair,
+    ConvCall, Packed, as_f32, check_input, check_weight, run_conv, run_conv_max_pool,
 };
 use super::epilogue::Activation;
 use super::norm_layer::BatchNorm2d;
@@ -283,48 +283,6 @@ impl<T: Float> Conv2d<T> {
         }
         let y = self.run(OP, input, None)?;
         super::max_pool2d(&y, kernel, stride, padding)
-    }
-
-    /// `(self.forward(input), other.forward(input))`: two layers on the same input, in
-    /// one parallel pass where both run the channel-vectorised kernel (`f32` strided
-    /// layers, as a ResNet block's 3×3 stride-2 convolution and its 1×1 stride-2
-    /// shortcut): the threads are handed both layers' tasks at once, so the shorter
-    /// layer fills the other's tail instead of waiting for it. Other layers run one
-    /// after the other. The results equal the two calls exactly. `Err` (naming the
-    /// shapes) as [`Conv2d::forward`], for either layer.
-    ///
-    /// ```
-    /// use ferrotensor::prelude::*;
-    /// use ferrotensor::nn::{Conv2d, Conv2dArgs};
-    /// let s2 = |p| Conv2dArgs { stride: [2, 2], padding: [p, p], ..Default::default() };
-    /// let conv = Conv2d::new(&Tensor::<f32, _>::ones([16, 4, 3, 3]), None, s2(1))?;
-    /// let down = Conv2d::new(&Tensor::<f32, _>::ones([16, 4, 1, 1]), None, s2(0))?;
-    /// let x = Tensor::<f32, _>::ones([2, 4, 9, 9]);
-    /// let (y, s) = conv.forward_pair(&down, &x)?;
-    /// assert_eq!((y.shape(), s.shape()), (&[2, 16, 5, 5][..], &[2, 16, 5, 5][..]));
-    /// assert_eq!(y.to_vec(), conv.forward(&x)?.to_vec());
-    /// assert_eq!(s.to_vec(), down.forward(&x)?.to_vec());
-    /// assert!(conv.forward_pair(&down, &Tensor::<f32, _>::ones([2, 3, 9, 9])).is_err());
-    /// # Ok::<(), ferrotensor::Error>(())
-    /// ```
-    pub fn forward_pair<S: Storage<Elem = T>, D: Dimension>(
-        &self,
-        other: &Conv2d<T>,
-        input: &TensorBase<S, D>,
-    ) -> Result<(Tensor<T, D>, Tensor<T, D>)> {
-        const OP: &str = "Conv2d::forward_pair";
-        let shape = |c: &Conv2d<T>| -> [usize; 4] { c.weight.shape().try_into().expect("4-D weight") };
-        let (wa, wb) = (shape(self), shape(other));
-        let (n, ga) = check_input(OP, input.shape(), wa, &self.args)?;
-        let (_, gb) = check_input(OP, input.shape(), wb, &other.args)?;
-        let x = contiguous(input);
-        if let Some((ya, yb)) = run_conv_pair(&x, n, (&ga, &self.call(None)), (&gb, &other.call(None))) {
-            return Ok((
-                owned_dim(ya, &[n, wa[0], ga.oh, ga.ow]),
-                owned_dim(yb, &[n, wb[0], gb.oh, gb.ow]),
-            ));
-        }
-        Ok((self.run(OP, input, None)?, other.run(OP, input, None)?))
     }
 
     /// One call's parameters besides the input.

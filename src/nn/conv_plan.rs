@@ -11,7 +11,7 @@
 
 use super::conv::Conv2dArgs;
 use super::conv_block::Level;
-use super::conv_chvec::{ChvecWeights, Layer, conv2d_chvec, conv2d_chvec_pair};
+use super::conv_chvec::{ChvecWeights, conv2d_chvec};
 use super::conv_direct::{DirectWeights, conv2d_direct, suits};
 use super::conv_gemm::conv2d_gemm;
 use super::epilogue::{Activation, Epilogue};
@@ -274,57 +274,6 @@ pub(crate) fn run_conv_max_pool<T: Float>(
     }
     let out = super::conv_chvec_pool::conv2d_chvec_max_pool(x32, cw, n, g, call.level, call.act, pool);
     Some(cast_vec(out).unwrap_or_else(|_| unreachable!("T is f32")))
-}
-
-/// The channel-vectorised weights a call of `n` images of geometry `g` runs on, if
-/// that is its kernel (a strided layer, or a Winograd-shaped one with few positions).
-fn chvec_weights<'a, T>(
-    call: &ConvCall<'a, T>,
-    w: &[f32],
-    b: Option<&[f32]>,
-    n: usize,
-    g: &Geom,
-) -> Option<&'a ChvecWeights> {
-    match call.packed {
-        Packed::Chvec(cw) => Some(cw),
-        Packed::Winograd(p) if n * g.positions() <= CHVEC_MAX_POSITIONS => Some(
-            p.chvec
-                .get_or_init(|| ChvecWeights::new(w, b, call.o, call.groups, g.k())),
-        ),
-        _ => None,
-    }
-}
-
-/// Two convolutions of the same row-major `f32` input `x` (`n` images; geometries `ga`,
-/// `gb`) in one parallel loop ([`super::conv_chvec::conv2d_chvec_pair`]) when both
-/// layers run the channel-vectorised kernel on `f32`; `None` otherwise (the caller runs
-/// them one after the other).
-pub(crate) fn run_conv_pair<T: Float>(
-    x: &[T],
-    n: usize,
-    (ga, ca): (&Geom, &ConvCall<'_, T>),
-    (gb, cb): (&Geom, &ConvCall<'_, T>),
-) -> Option<(Vec<T>, Vec<T>)> {
-    fn cast<T: 'static>(s: &[T]) -> Option<&[f32]> {
-        cast_slice::<T, f32>(s)
-    }
-    fn layer<'a, T: 'static>(g: &Geom, c: &ConvCall<'a, T>, n: usize) -> Option<Layer<'a>> {
-        let w = chvec_weights(c, cast(c.weight)?, c.bias.and_then(cast), n, g)?;
-        let residual = match c.residual {
-            Some(r) => Some(cast(r)?),
-            None => None,
-        };
-        Some(Layer {
-            w,
-            g: *g,
-            epi: Epilogue { residual, act: c.act },
-        })
-    }
-    let x32 = cast(x)?;
-    let (la, lb) = (layer(ga, ca, n)?, layer(gb, cb, n)?);
-    let (ya, yb) = conv2d_chvec_pair(x32, n, ca.level, &la, &lb);
-    let back = |v: Vec<f32>| cast_vec(v).unwrap_or_else(|_| unreachable!("T is f32"));
-    Some((back(ya), back(yb)))
 }
 
 /// The `f32` paths.
