@@ -4,9 +4,7 @@
 
 use super::conv::Conv2dArgs;
 use super::conv_block::Level;
-use super::conv_plan::{
-    ConvCall, Packed, as_f32, check_input, check_weight, run_conv, run_conv_max_pool,
-};
+use super::conv_plan::{ConvCall, Packed, as_f32, check_input, check_weight, run_conv, run_conv_max_pool};
 use super::epilogue::Activation;
 use super::norm_layer::BatchNorm2d;
 use super::param::{Param, opt_param_vec};
