@@ -356,6 +356,48 @@ mod tests {
         assert_eq!(tile_cols::<f32>(4096, 4096, None), Some(64));
     }
 
+    /// Every axis of a 3-D input (rows, tiles over several slabs), contiguous and as a
+    /// permuted view, on 1 and 2 threads: the same bits on both thread counts (each
+    /// column's result depends only on its own values), and close to the definition.
+    #[test]
+    fn every_axis_and_thread_count_agree() {
+        let (d0, d1, d2) = if cfg!(miri) { (3, 5, 7) } else { (6, 67, 45) };
+        let v: Vec<f32> = values(d0 * d1 * d2).iter().map(|&v| v as f32).collect();
+        let a = Tensor::from_vec(v, [d0, d1, d2]).unwrap();
+        for perm in [[0, 1, 2], [2, 0, 1]] {
+            let view = a.permute(&perm).unwrap().into_dyn();
+            let owned = view.to_owned();
+            let x: Vec<f64> = owned.iter().map(|&v| v as f64).collect();
+            let sh = owned.shape().to_vec();
+            for axis in 0..3 {
+                let outer: usize = sh[..axis].iter().product();
+                let inner: usize = sh[axis + 1..].iter().product();
+                for log in [false, true] {
+                    let f = |t: usize| {
+                        crate::with_num_threads(t, || {
+                            if log {
+                                crate::nn::log_softmax(&view, axis as isize)
+                            } else {
+                                crate::nn::softmax(&view, axis as isize)
+                            }
+                        })
+                        .unwrap()
+                        .to_vec()
+                    };
+                    let (one, two) = (f(1), f(2));
+                    assert_eq!(one, two, "axis {axis} log={log} shape {sh:?}");
+                    let want = naive(&x, outer, sh[axis], inner, log);
+                    for (g, w) in one.iter().zip(&want) {
+                        assert!(
+                            (*g as f64 - w).abs() <= 2e-5 * (1.0 + w.abs()),
+                            "axis {axis} log={log} shape {sh:?}: {g} vs {w}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// Strided, flipped and NaN inputs through the public functions: the same values as
     /// a contiguous copy, and NaN only in the rows that hold one.
     #[test]
