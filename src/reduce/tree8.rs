@@ -9,6 +9,9 @@
 //! combined with horizontal adds that pair the same lanes as the tree. Every addition is
 //! the tree's, in the same order, so the bits are those of [`pairwise`].
 //!
+//! On AVX-512 CPUs a subtree of eight full leaves runs two leaves per register
+//! (`x86::eight_wide`), the same additions lane for lane.
+//!
 //! The grouping is a rule of the shape only (a subtree whose three levels of splits all
 //! end in leaves), not a tuned constant; runs of other shapes, other types and CPUs
 //! without AVX2 take [`pairwise`].
@@ -240,7 +243,12 @@ mod x86 {
         let pair = |j: usize, i: usize| {
             // SAFETY: leaves `2j`, `2j + 1` are `x[o..o + BLOCK]` (asserted above) and
             // `i + 8 ≤ BLOCK`, so both 8-value reads are inside `x`; unaligned loads.
-            let (lo, hi) = unsafe { (_mm256_loadu_ps(p.add(lv[2 * j].0 + i)), _mm256_loadu_ps(p.add(lv[2 * j + 1].0 + i))) };
+            let (lo, hi) = unsafe {
+                (
+                    _mm256_loadu_ps(p.add(lv[2 * j].0 + i)),
+                    _mm256_loadu_ps(p.add(lv[2 * j + 1].0 + i)),
+                )
+            };
             f(_mm512_insertf32x8::<1>(_mm512_castps256_ps512(lo), hi))
         };
         let mut a: [__m512; 4] = std::array::from_fn(|j| pair(j, 0));
