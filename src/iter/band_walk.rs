@@ -15,11 +15,9 @@ use std::ops::Range;
 pub(super) struct Tiling {
     /// Band width in blocks.
     pub width: usize,
-    /// Step depth in blocks.
+    /// Step depth in blocks (within a step the blocks are taken down each block
+    /// column before the next one).
     pub depth: usize,
-    /// Within a step, visit the blocks of one block row before the next block row
-    /// (output rows written line after line) instead of down one block column first.
-    pub rows_first: bool,
     /// Blocks ahead (in visiting order) prefetched into L1; 0 for none.
     pub near: usize,
     /// Steps ahead prefetched into L2; 0 for none.
@@ -41,15 +39,11 @@ pub(super) fn walk_band(
 ) {
     let step = t.depth.max(1) * s;
     let width = cols.len() / s;
-    // The k-th block of the step starting at row `i0` (which may be a shorter last step).
+    // The k-th block of the step starting at row `i0` (which may be a shorter last
+    // step), down each block column first.
     let coord = |i0: usize, k: usize| {
         let depth = (rows - i0).min(step) / s;
-        let (d, w) = if t.rows_first {
-            (k / width, k % width)
-        } else {
-            (k % depth, k / depth)
-        };
-        (i0 + d * s, cols.start + w * s)
+        (i0 + k % depth * s, cols.start + k / depth * s)
     };
     let mut i0 = 0;
     while i0 < rows {
@@ -80,22 +74,21 @@ pub(super) fn walk_band(
 }
 
 /// The walks the kernels' tests run: the defaults' shapes, other widths and depths,
-/// both orders, with and without prefetch.
+/// with and without prefetch.
 #[cfg(test)]
 pub(super) fn test_tilings() -> [Tiling; 5] {
-    let t = |width, depth, rows_first, near, far| Tiling {
+    let t = |width, depth, near, far| Tiling {
         width,
         depth,
-        rows_first,
         near,
         far,
     };
     [
-        t(8, 4, false, 4, 2),
-        t(8, 1, false, 8, 4),
-        t(4, 4, true, 4, 2),
-        t(3, 2, false, 1, 1),
-        t(16, 3, true, 0, 0),
+        t(8, 4, 4, 2),
+        t(8, 1, 8, 4),
+        t(4, 4, 4, 2),
+        t(3, 2, 1, 1),
+        t(16, 3, 0, 0),
     ]
 }
 
@@ -103,22 +96,16 @@ pub(super) fn test_tilings() -> [Tiling; 5] {
 mod tests {
     use super::*;
 
-    /// Every block visited exactly once, in bounds, for both orders and depths that do
-    /// and do not divide the rows; prefetches stay within the band.
+    /// Every block visited exactly once, in bounds, for depths that do and do not
+    /// divide the rows; prefetches stay within the band.
     #[test]
     fn visits_every_block_once() {
-        for (rows, width, depth, rows_first) in [
-            (64, 2, 1, false),
-            (80, 3, 2, true),
-            (112, 1, 4, false),
-            (16, 4, 3, true),
-        ] {
+        for (rows, width, depth) in [(64, 2, 1), (80, 3, 2), (112, 1, 4), (16, 4, 3)] {
             let s = 16;
             let cols = 32..32 + width * s;
             let t = Tiling {
                 width,
                 depth,
-                rows_first,
                 near: 3,
                 far: 2,
             };
@@ -138,10 +125,7 @@ mod tests {
                     prefetched += 1;
                 },
             );
-            assert!(
-                seen.iter().all(|&v| v == 1),
-                "{rows} {width} {depth} {rows_first}: {seen:?}"
-            );
+            assert!(seen.iter().all(|&v| v == 1), "{rows} {width} {depth}: {seen:?}");
             assert!(prefetched > 0);
         }
     }

@@ -25,13 +25,6 @@ pub(super) struct ScratchTiling {
     pub rows: usize,
     /// Output columns per tile (a multiple of the block side).
     pub cols: usize,
-    /// Visit the tiles along the output rows first (instead of down a band of
-    /// columns, which continues each transposed memory row from one tile to the next).
-    pub rows_first: bool,
-    /// Prefetch the next tile's transposed rows during the second phase.
-    pub prefetch_next: bool,
-    /// Prefetch the tile's other-operand rows during the first phase.
-    pub prefetch_other: bool,
 }
 
 /// The default tiles for elements of `elem` bytes of the transposed operand: a scratch
@@ -54,13 +47,7 @@ pub(super) fn scratch_tiling(elem: usize) -> ScratchTiling {
     let elems = (l2 / 8 / elem).max(2 * s * s);
     // rows · 2·rows = elems, rows a multiple of s
     let rows = (((elems / 2) as f64).sqrt() as usize / s).max(1) * s;
-    ScratchTiling {
-        rows,
-        cols: 2 * rows,
-        rows_first: false,
-        prefetch_next: true,
-        prefetch_other: true,
-    }
+    ScratchTiling { rows, cols: 2 * rows }
 }
 
 /// A 64-byte aligned line of the scratch tile.
@@ -85,7 +72,7 @@ pub(super) unsafe fn run<A: Copy + Sync, B: Copy + Sync, O: Send>(
     let s = 64 / size_of::<B>();
     let (r1, c1) = (g.rows / s * s, g.cols / s * s);
     let (th, tw) = (t.rows.clamp(s, r1.max(s)), t.cols.clamp(s, c1.max(s)));
-    let tiles = tile_list(r1, c1, th, tw, t.rows_first);
+    let tiles = tile_list(r1, c1, th, tw);
     let threads = crate::threads::num_threads();
     let parts = if threads > 1 && g.rows * g.cols >= super::PARALLEL_THRESHOLD {
         threads.min(tiles.len()).max(1)
@@ -99,7 +86,7 @@ pub(super) unsafe fn run<A: Copy + Sync, B: Copy + Sync, O: Send>(
         // SAFETY: every tile lies inside the geometry's whole blocks (`tile_list`), the
         // tiles of the parts are disjoint, the scratch holds `th·tw` elements of `B`;
         // AVX-512 (caller).
-        unsafe { tiles_avx512(out, a, b, g, mine, tw, scratch.as_mut_ptr() as *mut B, t, f) };
+        unsafe { tiles_avx512(out, a, b, g, mine, tw, scratch.as_mut_ptr() as *mut B, f) };
     };
     if parts > 1 {
         use rayon::prelude::*;
@@ -115,19 +102,21 @@ pub(super) unsafe fn run<A: Copy + Sync, B: Copy + Sync, O: Send>(
 }
 
 /// The tiles of at most `th × tw` covering `rows × cols` (multiples of the block
-/// side), in visiting order.
-fn tile_list(rows: usize, cols: usize, th: usize, tw: usize, rows_first: bool) -> Vec<(Range<usize>, Range<usize>)> {
+/// side), in visiting order: down each band of `tw` columns before the next band, so
+/// each transposed memory row continues from one tile to the next.
+fn tile_list(rows: usize, cols: usize, th: usize, tw: usize) -> Vec<(Range<usize>, Range<usize>)> {
     let (nr, nc) = (rows.div_ceil(th), cols.div_ceil(tw));
     (0..nr * nc)
         .map(|k| {
-            let (ti, tj) = if rows_first { (k / nc, k % nc) } else { (k % nr, k / nr) };
+            let (ti, tj) = (k % nr, k / nr);
             (ti * th..((ti + 1) * th).min(rows), tj * tw..((tj + 1) * tw).min(cols))
         })
         .collect()
 }
 
 /// Both phases for each of `tiles` in turn, with the scratch `sc` (`tw` elements per
-/// row) and the prefetches `t` asks for.
+/// row): the tile's other-operand rows prefetched into L2 during the first phase, the
+/// next tile's transposed rows during the second.
 ///
 /// # Safety
 /// Every tile inside the geometry's whole blocks, its output written by this call
@@ -146,7 +135,6 @@ unsafe fn tiles_avx512<A: Copy, B: Copy, O>(
     tiles: &[(Range<usize>, Range<usize>)],
     tw: usize,
     sc: *mut B,
-    t: ScratchTiling,
     f: &impl Fn(A, B) -> O,
 ) {
     const S: usize = 16; // the largest block side (4-byte elements)
@@ -175,19 +163,17 @@ unsafe fn tiles_avx512<A: Copy, B: Copy, O>(
                         super::transpose::x86::block8(src, ss, d, ds, false);
                     }
                 }
-                if t.prefetch_other {
-                    let (from, to) = (a_lines.total * q / blocks, a_lines.total * (q + 1) / blocks);
-                    a_lines.each(from..to, |r, off| {
-                        let p = a.at((rows.start + r) as isize * g.lda + cols.start as isize) as *const u8;
-                        crate::cpu::prefetch_l2(p.wrapping_add(off));
-                    });
-                }
+                let (from, to) = (a_lines.total * q / blocks, a_lines.total * (q + 1) / blocks);
+                a_lines.each(from..to, |r, off| {
+                    let p = a.at((rows.start + r) as isize * g.lda + cols.start as isize) as *const u8;
+                    crate::cpu::prefetch_l2(p.wrapping_add(off));
+                });
                 q += 1;
             }
         }
         // Phase 2: the output rows from the other operand and the scratch; meanwhile
         // the next tile's transposed rows into L2, spread evenly over the rows.
-        let next = tiles.get(k + 1).filter(|_| t.prefetch_next);
+        let next = tiles.get(k + 1);
         let b_lines = next.map(|(nr, nc)| Spread::new(nc.len(), nr.len() * size_of::<B>()));
         for (m, i) in rows.clone().enumerate() {
             if let (Some((nr, nc)), Some(bl)) = (next, &b_lines) {
@@ -247,13 +233,18 @@ mod tests {
     use super::super::transposed_zip::tests::check_padded;
     use super::*;
 
-    /// Tiles cover every whole block exactly once, for both orders and tiles that do
-    /// and do not divide the shape.
+    /// Tiles cover every whole block exactly once, for tiles that do and do not divide
+    /// the shape, and are taken down each band of columns first.
     #[test]
     fn tiles_cover_every_block_once() {
-        for (rows, cols, th, tw, rf) in [(64, 96, 32, 48, true), (80, 48, 48, 32, false), (16, 16, 64, 64, true)] {
+        for (rows, cols, th, tw) in [(64, 96, 32, 48), (80, 48, 48, 32), (16, 16, 64, 64)] {
             let mut seen = vec![0u8; rows * cols];
-            for (r, c) in tile_list(rows, cols, th, tw, rf) {
+            let tiles = tile_list(rows, cols, th, tw);
+            for w in tiles.windows(2) {
+                let ((r0, c0), (r1, c1)) = (&w[0], &w[1]);
+                assert!((c0 == c1 && r1.start == r0.end) || (c1.start == c0.end && r1.start == 0));
+            }
+            for (r, c) in tiles {
                 assert!(r.len() <= th && c.len() <= tw && !r.is_empty() && !c.is_empty());
                 for i in r {
                     for j in c.clone() {
@@ -261,7 +252,7 @@ mod tests {
                     }
                 }
             }
-            assert!(seen.iter().all(|&v| v == 1), "{rows}x{cols} {th}x{tw} {rf}");
+            assert!(seen.iter().all(|&v| v == 1), "{rows}x{cols} {th}x{tw}");
         }
     }
 
@@ -284,8 +275,7 @@ mod tests {
     }
 
     /// Both phases against the definition: tiles smaller and larger than the shape,
-    /// partial tiles, both orders, every prefetch, streamed or not, padded operands;
-    /// 4- and 8-byte elements.
+    /// partial tiles, streamed or not, padded operands; 4- and 8-byte elements.
     #[test]
     #[cfg_attr(miri, ignore = "the AVX-512 kernel never runs under Miri")]
     fn two_phase_tiles_match_the_definition() {
@@ -294,19 +284,8 @@ mod tests {
         }
         fn one<T: crate::element::Num + std::fmt::Debug>() {
             let s = 64 / size_of::<T>();
-            for (th, tw, rows_first, prefetch_next, prefetch_other) in [
-                (2 * s, 4 * s, true, true, true),
-                (3 * s, 2 * s, false, true, false),
-                (s, s, true, false, true),
-                (1024, 1024, false, false, false),
-            ] {
-                let t = ScratchTiling {
-                    rows: th,
-                    cols: tw,
-                    rows_first,
-                    prefetch_next,
-                    prefetch_other,
-                };
+            for (rows, cols) in [(2 * s, 4 * s), (3 * s, 2 * s), (s, s), (1024, 1024)] {
+                let t = ScratchTiling { rows, cols };
                 let shapes = [(200, 136), (131, 257), (64, 1040), (17, 33)];
                 check_padded::<T>(&shapes, &format!("{t:?}"), |g, out, a, b| {
                     // SAFETY: the geometry's operands and output (`check_padded`); AVX-512

@@ -175,7 +175,6 @@ fn copy_tiling(elem: usize) -> Tiling {
     Tiling {
         width,
         depth,
-        rows_first: false,
         near: depth,
         far,
     }
@@ -432,7 +431,7 @@ mod tests {
         check(|i| -(i as f64));
     }
 
-    /// The band walks of the copy (widths, depths, orders, prefetch distances, streamed
+    /// The band walks of the copy (widths, depths, prefetch distances, streamed
     /// or not) against the naive gather, on shapes that leave partial bands, steps
     /// and blocks.
     #[test]

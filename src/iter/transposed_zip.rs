@@ -133,7 +133,6 @@ fn tiling(step_bytes: usize) -> Tiling {
     Tiling {
         width: BAND_BLOCKS,
         depth: STEP_BLOCKS,
-        rows_first: false,
         near: STEP_BLOCKS,
         far: (l2 / 8 / step_bytes.max(1)).clamp(1, 8),
     }
@@ -403,7 +402,7 @@ pub(super) mod tests {
         }
     }
 
-    /// The band walks (widths, depths, orders, prefetch distances, streamed or not)
+    /// The band walks (widths, depths, prefetch distances, streamed or not)
     /// against the definition, on shapes with partial bands, steps and blocks.
     #[test]
     #[cfg_attr(miri, ignore = "the AVX-512 kernel never runs under Miri")]
