@@ -31,6 +31,7 @@ mod io_robust;
 mod layers;
 mod layout_props;
 mod linalg;
+mod logsumexp;
 mod manip_combine;
 mod manip_gather;
 mod manip_shape;

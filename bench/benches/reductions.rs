@@ -288,6 +288,41 @@ fn main() {
         );
     }
 
+    if sel("lse_all") {
+        let ours = tm(|| black_box(a.logsumexp()));
+        let nd = best(&[tm(|| {
+            black_box(nd_lse(ArrayView1::from(na.as_slice().unwrap())))
+        })]);
+        t.add(
+            "logsumexp of all",
+            ours,
+            vec![("ndarray", nd), ("numpy", np.get("lse_all").copied())],
+            gbs(ours),
+        );
+    }
+
+    // Down the rows, and down the rows of the transpose (memory rows again).
+    for (key, name, at) in [
+        ("lse_0", "logsumexp axis 0", a.view()),
+        ("lse_t0", "logsumexp axis 0 of a.t()", a.t()),
+    ] {
+        if !sel(key) {
+            continue;
+        }
+        let nat = if key == "lse_0" { na.view() } else { na.t() };
+        let ours = tm(|| black_box(at.logsumexp_axes(&[0], false).unwrap()).size());
+        let nd = best(&[
+            tm(|| black_box(nat.map_axis(Axis(0), nd_lse)).len()),
+            tm(|| black_box(Zip::from(nat.columns()).par_map_collect(nd_lse)).len()),
+        ]);
+        t.add(
+            name,
+            ours,
+            vec![("ndarray", nd), ("numpy", np.get(key).copied())],
+            gbs(ours),
+        );
+    }
+
     for ax in [0usize, 1] {
         if !sel(&format!("var_{ax}")) {
             continue;

@@ -6,9 +6,9 @@ from benchtime import median_time
 from lcg import lcg  # the LCG of bench/benches/reductions.rs
 
 
-def lse(a):
-    m = a.max(axis=1, keepdims=True)
-    return np.log(np.exp(a - m).sum(axis=1)) + m[:, 0]
+def lse(a, axis=1):
+    m = a.max(axis=axis, keepdims=True)
+    return np.log(np.exp(a - m).sum(axis=axis)) + np.squeeze(m, axis=axis)
 
 
 n = 4096
@@ -27,6 +27,9 @@ cases = {
     "argmax_1": lambda: a.argmax(axis=1),
     "argmax_all": lambda: v.argmax(),
     "lse_1": lambda: lse(a),
+    "lse_all": lambda: lse(a, None),
+    "lse_0": lambda: lse(a, 0),
+    "lse_t0": lambda: lse(a.T, 0),
     "var_0": lambda: a.var(axis=0),
     "var_1": lambda: a.var(axis=1),
 }

@@ -94,6 +94,18 @@ impl<T: Float, S: Storage<Elem = T>, D: Dimension> TensorBase<S, D> {
         if spec.n_red == 0 {
             return spec.finish(vec![T::neg_infinity(); spec.n_out()], keepdims, op);
         }
+        let kept: Vec<usize> = (0..spec.mask.len()).filter(|&k| !spec.mask[k]).collect();
+        if kept.len() == 1 && kept[0] + 1 == spec.mask.len() && !self.is_contiguous() && self.is_f_contiguous() {
+            // F-contiguous (e.g. `a.t()`) reduced over every axis but the last: each
+            // output reduces one contiguous memory row of the transpose, in the same
+            // order, so the transpose's fused rows below give the engine's sums here
+            // (the same trees over the same runs, the same `exp`) from one read.
+            let view = self.view();
+            let t = view.t();
+            let last = spec.mask.len() as isize - 1;
+            let axes: Vec<isize> = (0..last).map(|k| last - k).collect();
+            return spec.finish(t.logsumexp_impl(Some(&axes), false)?.to_vec(), keepdims, op);
+        }
         if !is_half::<T>() {
             // Rows in cache: maximum and exponentials per row (as the passes below).
             let fused = self.per_row(&spec, |row| {

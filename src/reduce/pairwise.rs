@@ -43,24 +43,33 @@ pub(crate) fn pairwise<T: Num, U: Num>(x: &[T], f: &impl Fn(T) -> U) -> U {
 /// buffer first (a plain map loop vectorises even when `f` is long, e.g. `exp`), then
 /// summing the buffer: the same tree, so the same result as [`pairwise`].
 pub(crate) fn pairwise_mapped<T: Num, U: Num>(x: &[T], f: &impl Fn(T) -> U) -> U {
-    pairwise_mapped_by(x, &|out: &mut [U], x: &[T]| super::simd::dispatch(MapK(out, x, f)))
+    pairwise_mapped_by(
+        x,
+        &|out: &mut [U], x: &[T]| super::simd::dispatch(MapK(out, x, f)),
+        &|b: &[U]| pairwise(b, &|u: U| u),
+    )
 }
 
 /// [`pairwise_mapped`] with the map given as a kernel over pieces: `map(out, x)` must
-/// set `out[i] = f(x[i])` (a caller's own vector loop, e.g. one that also prefetches).
-/// The same tree as [`pairwise`] of `f`, so the same result.
-pub(crate) fn pairwise_mapped_by<T: Num, U: Num>(x: &[T], map: &impl Fn(&mut [U], &[T])) -> U {
+/// set `out[i] = f(x[i])` (a caller's own vector loop, e.g. one that also prefetches),
+/// and `sum(b)` must be [`pairwise`] of `b` bit for bit (e.g. the eight-leaf kernel of
+/// [`super::tree8`]). The same tree as [`pairwise`] of `f`, so the same result.
+pub(crate) fn pairwise_mapped_by<T: Num, U: Num>(
+    x: &[T],
+    map: &impl Fn(&mut [U], &[T]),
+    sum: &impl Fn(&[U]) -> U,
+) -> U {
     const SUB: usize = 2048;
     let n = x.len();
     if n <= SUB {
         let mut tmp = [U::zero(); SUB];
         let tmp = &mut tmp[..n];
         map(tmp, x);
-        return pairwise(tmp, &|u: U| u);
+        return sum(tmp);
     }
     let mut n2 = n / 2;
     n2 -= n2 % 8;
-    pairwise_mapped_by(&x[..n2], map).wadd(pairwise_mapped_by(&x[n2..], map))
+    pairwise_mapped_by(&x[..n2], map, sum).wadd(pairwise_mapped_by(&x[n2..], map, sum))
 }
 
 /// `out[i] = f(x[i])` as a vector [`Kernel`](super::simd::Kernel).
