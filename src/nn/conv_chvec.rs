@@ -100,137 +100,81 @@ pub(crate) fn conv2d_chvec(
     level: Level,
     epi: &Epilogue<f32>,
 ) -> Vec<f32> {
-    if n * w.og * w.groups * g.positions() == 0 {
+    let (groups, og) = (w.groups, w.og);
+    let (o, positions) = (og * groups, g.positions());
+    if n * o * positions == 0 {
         return Vec::new();
     }
-    let padded = pad(x, n * w.groups * g.cg, g);
-    let job = Job::new(padded.as_deref().unwrap_or(x), w, n, g, level, epi);
-    par_tasks(job.tasks(), || job.plan.tile_scratch(), |tmp, t| job.run(tmp, t));
-    job.finish()
-}
-
-/// One call's tasks `(image-group, band of output rows, chunk of output channels)` and
-/// its output buffer, which they fill.
-struct Job<'a> {
-    plan: Plan<'a>,
-    epi: &'a Epilogue<'a, f32>,
-    g: Geom,
-    groups: usize,
-    og: usize,
-    images: usize,
-    chunks: usize,
-    bands: usize,
-    /// Output rows per band.
-    rows: usize,
-    in_store: bool,
-    len: usize,
-    out: Vec<f32>,
-    optr: SendPtr<f32>,
-}
-
-// SAFETY: `optr` points into `out`, written only through the disjoint regions of the
-// tasks (`run`); everything else is shared read-only.
-unsafe impl Sync for Job<'_> {}
-
-impl<'a> Job<'a> {
-    /// The tasks of `conv2d(xs)` (`xs` already padded by [`pad`] when the layer pads).
-    fn new(xs: &'a [f32], w: &'a ChvecWeights, n: usize, g: &Geom, level: Level, epi: &'a Epilogue<'a, f32>) -> Self {
-        let (groups, og) = (w.groups, w.og);
-        let plan = Plan::new(xs, w, g, level);
-        let (images, chunks) = (n * groups, plan.chunks());
-        // Bands of output rows whose input rows fit BAND_BYTES (they stay in L2 while the
-        // band's channel chunks, consecutive tasks, sweep them), split further until
-        // there are several tasks per thread.
-        let fit = plan.rows_fitting(BAND_BYTES);
-        let bands =
-            g.oh.div_ceil(fit)
-                .max(tasks_wanted().div_ceil(images * chunks))
-                .min(g.oh);
-        let rows = g.oh.div_ceil(bands);
-        let bands = g.oh.div_ceil(rows);
-        let len = n * og * groups * g.positions();
-        if let Some(r) = epi.residual {
-            assert!(r.len() >= len, "conv2d: residual shorter than the output");
-        }
-        // Every element is written by the tasks (each stores every position of its rows).
-        let mut out = crate::linalg::alloc::output_buffer::<f32>(len);
-        let optr = SendPtr(out.as_mut_ptr());
-        Job {
-            plan,
-            epi,
-            g: *g,
-            groups,
-            og,
-            images,
-            chunks,
-            bands,
-            rows,
-            // The residual and ReLU are applied by the stores, on the tile's registers;
-            // other activations in a pass over each task's band after it.
-            in_store: in_store(epi.act),
-            len,
-            out,
-            optr,
-        }
+    let padded = pad(x, n * groups * g.cg, g);
+    let plan = Plan::new(padded.as_deref().unwrap_or(x), w, g, level);
+    let (images, chunks) = (n * groups, plan.chunks());
+    // Bands of output rows whose input rows fit BAND_BYTES (they stay in L2 while the
+    // band's channel chunks, consecutive tasks, sweep them), split further until there
+    // are several tasks per thread.
+    let fit = plan.rows_fitting(BAND_BYTES);
+    let bands =
+        g.oh.div_ceil(fit)
+            .max(tasks_wanted().div_ceil(images * chunks))
+            .min(g.oh);
+    let rows = g.oh.div_ceil(bands);
+    let bands = g.oh.div_ceil(rows);
+    // The residual and ReLU are applied by the stores, on the tile's registers; other
+    // activations in a pass over each task's band after it.
+    let in_store = in_store(epi.act);
+    if let Some(r) = epi.residual {
+        assert!(r.len() >= n * o * positions, "conv2d: residual shorter than the output");
     }
-
-    fn tasks(&self) -> usize {
-        self.images * self.chunks * self.bands
-    }
-
-    /// Task `t` (`t < self.tasks()`), with a tile buffer from [`Plan::tile_scratch`] (or longer).
-    fn run(&self, tmp: &mut [f32], t: usize) {
-        let (g, epi, chunks, bands, rows) = (&self.g, self.epi, self.chunks, self.bands, self.rows);
-        let (o, positions) = (self.og * self.groups, g.positions());
-        let (img, bi, ci) = (t / (chunks * bands), t / chunks % bands, t % chunks);
-        let (ni, gi) = (img / self.groups, img % self.groups);
-        let (r0, r1) = (bi * rows, ((bi + 1) * rows).min(g.oh));
-        let (c0, cn) = self.plan.chunk(ci);
-        // This task's outputs: channels gi·og + c0.. of image ni, rows r0..r1.
-        let first = (ni * o + gi * self.og + c0) * positions;
-        assert!(
-            t < self.tasks() && first + (cn - 1) * positions + r1 * g.ow <= self.out.capacity(),
-            "conv2d: output tile outside buffer"
-        );
-        let base = first + r0 * g.ow;
-        let finish = |at: usize| {
-            if self.in_store {
-                Finish {
-                    res: epi.residual.map_or(std::ptr::null(), |r| r.as_ptr().wrapping_add(at)),
-                    relu: epi.act == Activation::Relu,
-                }
-            } else {
-                Finish::NONE
+    let finish = |at: usize| {
+        if in_store {
+            Finish {
+                res: epi.residual.map_or(std::ptr::null(), |r| r.as_ptr().wrapping_add(at)),
+                relu: epi.act == Activation::Relu,
             }
-        };
-        let optr = self.optr;
-        // SAFETY: channels c < cn of this task, rows r0..r1: inside `out` (asserted
-        // above) and written by this task only (tasks own disjoint channel chunks ×
-        // rows); the residual has the output's length (asserted in `new`).
-        unsafe {
-            self.plan
-                .rows(tmp, img, ci, r0, r1, optr.get().wrapping_add(base), positions, |q| {
+        } else {
+            Finish::NONE
+        }
+    };
+    // Every element is written below (each task stores every position of its rows).
+    let mut out = crate::linalg::alloc::output_buffer::<f32>(n * o * positions);
+    let out_len = out.capacity();
+    let optr = SendPtr(out.as_mut_ptr());
+    par_tasks(
+        images * chunks * bands,
+        || plan.tile_scratch(),
+        |tmp, t| {
+            let (img, bi, ci) = (t / (chunks * bands), t / chunks % bands, t % chunks);
+            let (ni, gi) = (img / groups, img % groups);
+            let (r0, r1) = (bi * rows, ((bi + 1) * rows).min(g.oh));
+            let (c0, cn) = plan.chunk(ci);
+            // This task's outputs: channels gi·og + c0.. of image ni, rows r0..r1.
+            let first = (ni * o + gi * og + c0) * positions;
+            assert!(
+                first + (cn - 1) * positions + r1 * g.ow <= out_len,
+                "conv2d: output tile outside buffer"
+            );
+            let base = first + r0 * g.ow;
+            // SAFETY: channels c < cn of this task, rows r0..r1: inside `out` (asserted
+            // above) and written by this task only (tasks own disjoint channel chunks ×
+            // rows); the residual has the output's length (asserted).
+            unsafe {
+                plan.rows(tmp, img, ci, r0, r1, optr.get().wrapping_add(base), positions, |q| {
                     finish(base + q)
                 })
-        };
-        if !self.in_store && !epi.is_identity() {
-            for c in 0..cn {
-                let at = first + c * positions + r0 * g.ow;
-                // SAFETY: channel c's rows r0..r1, stored just above by this task only.
-                let span = unsafe { std::slice::from_raw_parts_mut(optr.get().add(at), (r1 - r0) * g.ow) };
-                epi.apply(span, at);
+            };
+            if !in_store && !epi.is_identity() {
+                for c in 0..cn {
+                    let at = first + c * positions + r0 * g.ow;
+                    // SAFETY: channel c's rows r0..r1, stored just above by this task only.
+                    let span = unsafe { std::slice::from_raw_parts_mut(optr.get().add(at), (r1 - r0) * g.ow) };
+                    epi.apply(span, at);
+                }
             }
-        }
-    }
-
-    /// The output, once every task has run.
-    fn finish(mut self) -> Vec<f32> {
-        // SAFETY: the capacity is at least `len` (the output's n·o·positions), and the
-        // tasks, all run, cover every (image, group, channel chunk, row band), each
-        // storing every column of every row of its channels.
-        unsafe { self.out.set_len(self.len) };
-        self.out
-    }
+        },
+    );
+    // SAFETY: the capacity is n·o·positions, and the tasks cover every (image, group,
+    // channel chunk, row band), each storing every column of every row of its channels.
+    unsafe { out.set_len(n * o * positions) };
+    out
 }
 
 /// Tasks a parallel call aims at: several per thread, so that a thread that starts
